@@ -1,0 +1,51 @@
+#pragma once
+// What every engine returns: a per-step (or per-sample) series and a summary. The experiment
+// layer turns it into the JSON result record (docs/result-schema.md).
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nnlb {
+
+struct StepRecord {
+  std::uint64_t round = 0;  // engine iterations (one colour class for dimension exchange)
+  std::uint64_t steps = 0;  // communication steps, counted as Xu et al. do for the port model
+  double time = 0;          // simulated seconds (time-based engines), 0 for the synchronous engine
+  double imbalance = 0;     // nu
+  double stddev = 0;
+  double min = 0;
+  double max = 0;
+  double mean = 0;
+  double moved = 0;         // load transferred during this round
+};
+
+struct RunSummary {
+  std::string stop_reason;                     // "imbalance", "spread", "quiescent", "steps", "time"
+  bool balanced = false;                       // the imbalance/spread target was reached
+  std::optional<std::uint64_t> steps_to_balance;
+  std::uint64_t rounds = 0;
+  std::uint64_t steps = 0;
+  double initial_imbalance = 0;
+  double final_imbalance = 0;
+  double final_stddev = 0;
+  double final_spread = 0;                     // max - min
+  double load_moved = 0;
+  double initial_total = 0;
+  double final_total = 0;
+  double max_conservation_error = 0;           // relative, worst over the run (0 in integer mode)
+};
+
+struct RunResult {
+  std::vector<StepRecord> series;
+  RunSummary summary;
+  std::vector<double> final_load;  // filled when asked for
+};
+
+// Thrown when an engine finds that load was created or destroyed.
+struct ConservationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace nnlb

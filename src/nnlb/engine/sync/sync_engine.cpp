@@ -1,0 +1,306 @@
+#include "nnlb/engine/sync/sync_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <span>
+#include <string>
+
+#include "nnlb/metrics/load_stats.hpp"
+#include "nnlb/util/parallel.hpp"
+
+namespace nnlb {
+
+namespace {
+
+// Integer loads are int64: totals are tracked exactly; real totals to 1e-9 relative.
+constexpr double real_conservation_tolerance = 1e-9;
+
+template <class L>
+class SyncRun {
+ public:
+  SyncRun(const Topology& topo, const Policy& policy, const EdgeColoring* coloring, const std::vector<double>& initial,
+          const Platform& platform, const SyncOptions& opt)
+      : g_(topo.graph), policy_(policy), coloring_(coloring), platform_(platform), opt_(opt),
+        linear_(dynamic_cast<const LinearPolicy*>(&policy)) {
+    w_.resize(g_.num_nodes());
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) w_[i] = static_cast<L>(initial[i]);
+    next_.resize(w_.size());
+    matching_ = policy.pairing() == Pairing::matching;
+    if (matching_ && (coloring_ == nullptr || coloring_->num_colors == 0))
+      throw std::logic_error("dimension exchange needs an edge colouring");
+    fused_ = opt.allow_fused && linear_ != nullptr && !matching_ && opt.invocation.kind == Invocation::Kind::synchronous &&
+             policy.edge_memory() == 0;
+    // Flow history: the per-node path always keeps last round's outflows; the fused path keeps
+    // net flows only for second-order schemes.
+    if (!fused_) {
+      out_.assign(g_.num_slots(), L{0});
+      prev_out_.assign(g_.num_slots(), L{0});
+      if (policy.edge_memory() > 0) memory_.assign(g_.num_slots() * policy.edge_memory(), 0.0);
+    } else if (linear_->form().beta != 1.0) {
+      net_.assign(g_.num_slots(), L{0});
+      next_net_.assign(g_.num_slots(), L{0});
+    }
+    if (opt.invocation.kind == Invocation::Kind::threshold) active_.assign(g_.num_nodes(), 0);
+    rounds_per_sweep_ = matching_ ? coloring_->num_colors : 1;
+    cost_per_round_ = matching_ || opt.port == Port::all ? 1 : g_.max_degree();
+  }
+
+  RunResult run() {
+    RunResult result;
+    auto& sum = result.summary;
+    LoadStats st = load_stats<L>(w_);
+    expected_total_ = st.total;
+    if constexpr (std::is_integral_v<L>) expected_int_ = exact_total();
+    sum.initial_total = st.total;
+    sum.initial_imbalance = st.imbalance;
+    record(result, st, 0.0, true);
+
+    std::uint64_t round = 0, steps = 0, idle_rounds = 0;
+    while (true) {
+      if (auto reason = stop_reason(st, steps, idle_rounds)) {
+        sum.stop_reason = *reason;
+        sum.balanced = *reason == "imbalance" || *reason == "spread";
+        if (sum.balanced) sum.steps_to_balance = steps;
+        break;
+      }
+      const double moved = fused_ ? fused_round(round) : per_node_round(round);
+      ++round;
+      steps += cost_per_round_;
+      if (opt_.workload.kind == Workload::Kind::dynamic)
+        for (std::uint64_t k = 0; k < cost_per_round_; ++k) apply_workload(steps - cost_per_round_ + k);
+      idle_rounds = moved > 0 ? 0 : idle_rounds + 1;
+      sum.load_moved += moved;
+      st = load_stats<L>(w_);
+      check_conservation(st, sum);
+      round_ = round, steps_ = steps;
+      record(result, st, moved, opt_.series_every > 0 && round % opt_.series_every == 0);
+    }
+    if (result.series.back().round != round) record(result, st, 0.0, true);
+    sum.rounds = round;
+    sum.steps = steps;
+    sum.final_imbalance = st.imbalance;
+    sum.final_stddev = st.stddev;
+    sum.final_spread = st.max - st.min;
+    sum.final_total = st.total;
+    if (opt_.record_final_load) result.final_load.assign(w_.begin(), w_.end());
+    return result;
+  }
+
+ private:
+  std::optional<std::string> stop_reason(const LoadStats& st, std::uint64_t steps, std::uint64_t idle_rounds) const {
+    const auto& s = opt_.stop;
+    if (s.imbalance && st.imbalance <= *s.imbalance) return "imbalance";
+    if (s.spread && st.max - st.min <= *s.spread) return "spread";
+    if (s.quiescent && idle_rounds >= rounds_per_sweep_) return "quiescent";
+    if (steps >= s.max_steps) return "steps";
+    return std::nullopt;
+  }
+
+  void record(RunResult& r, const LoadStats& st, double moved, bool keep) {
+    if (!keep) return;
+    r.series.push_back({round_, steps_, 0.0, st.imbalance, st.stddev, st.min, st.max, st.mean, moved});
+  }
+
+  std::int64_t exact_total() const {
+    std::int64_t t = 0;
+    for (auto x : w_) t += static_cast<std::int64_t>(x);
+    return t;
+  }
+
+  void check_conservation(const LoadStats& st, RunSummary& sum) {
+    if constexpr (std::is_integral_v<L>) {
+      const auto t = exact_total();
+      if (t != expected_int_)
+        throw ConservationError("integer load not conserved at round " + std::to_string(round_ + 1) + ": total " +
+                                std::to_string(t) + ", expected " + std::to_string(expected_int_));
+    } else {
+      const double scale = std::max({std::abs(expected_total_), st.abs_total, 1e-300});
+      const double err = std::abs(st.total - expected_total_) / scale;
+      sum.max_conservation_error = std::max(sum.max_conservation_error, err);
+      if (err > real_conservation_tolerance)
+        throw ConservationError("load not conserved at round " + std::to_string(round_ + 1) + ": relative error " +
+                                std::to_string(err));
+    }
+  }
+
+  // Fused sweep for linear neighbourhood policies (FOS, SOS): gathers the neighbours' loads and
+  // writes the node's new load; the same arithmetic, in the same order, as the per-node path.
+  double fused_round(std::uint64_t round) {
+    const LinearForm f = linear_->form();
+    const bool second_order = !net_.empty();
+    const bool first = round == 0;
+    std::vector<double> moved(block_count(w_.size()));
+    for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
+      double m = 0;
+      for (std::size_t i = b; i < e; ++i) {
+        const L wi = w_[i];
+        const auto di = g_.degree(static_cast<NodeId>(i));
+        L acc = wi;
+        for (Slot s = g_.first_slot(static_cast<NodeId>(i)); s < g_.end_slot(static_cast<NodeId>(i)); ++s) {
+          const NodeId j = g_.target(s);
+          const L wj = w_[j];
+          const double a = f.rule == LinearForm::AlphaRule::uniform ? f.alpha : f.alpha_ij(di, g_.degree(j));
+          if (!second_order) {
+            if (wi > wj) {
+              const L x = quantize<L>(a * static_cast<double>(wi - wj));
+              acc = acc + (L{0} - x);
+              m += static_cast<double>(x);
+            } else if (wj > wi) {
+              acc = acc + (quantize<L>(a * static_cast<double>(wj - wi)) - L{0});
+            }
+          } else {
+            const double fos = a * (static_cast<double>(wi) - static_cast<double>(wj));
+            const double y = first ? fos : f.beta * fos + (f.beta - 1.0) * static_cast<double>(net_[s]);
+            L flow{0};
+            if (y > 0) {
+              const L x = quantize<L>(y);
+              acc = acc + (L{0} - x);
+              m += static_cast<double>(x);
+              flow = x;
+            } else if (y < 0) {
+              const L x = quantize<L>(-y);
+              acc = acc + (x - L{0});
+              flow = L{0} - x;
+            }
+            next_net_[s] = flow;
+          }
+        }
+        next_[i] = acc;
+      }
+      moved[blk] = m;
+    });
+    w_.swap(next_);
+    if (second_order) net_.swap(next_net_);
+    double total = 0;
+    for (double m : moved) total += m;
+    return total;
+  }
+
+  bool invokes(NodeId i) const {
+    const double x = static_cast<double>(w_[i]);
+    return x < opt_.invocation.low || x > opt_.invocation.high;
+  }
+
+  // General path: builds each node's local view, runs the policy, then applies all transfers.
+  double per_node_round(std::uint64_t round) {
+    const std::uint32_t color = matching_ ? static_cast<std::uint32_t>(round % coloring_->num_colors) : 0;
+    const bool threshold = !active_.empty();
+    if (threshold)
+      for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t) {
+        for (std::size_t i = b; i < e; ++i) active_[i] = invokes(static_cast<NodeId>(i));
+      });
+    const std::uint32_t mem = policy_.edge_memory();
+    std::vector<double> moved(block_count(w_.size()));
+    for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
+      std::vector<NeighborState> nbs;
+      std::vector<Slot> slot_of;
+      std::vector<Transfer> transfers;
+      double m = 0;
+      for (std::size_t ii = b; ii < e; ++ii) {
+        const auto i = static_cast<NodeId>(ii);
+        nbs.clear();
+        slot_of.clear();
+        transfers.clear();
+        for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
+          out_[s] = L{0};
+          const NodeId j = g_.target(s);
+          if (matching_ && coloring_->slot_color[s] != color) continue;
+          if (threshold && !active_[i] && !active_[j]) continue;
+          NeighborState nb;
+          nb.id = j;
+          nb.degree = g_.degree(j);
+          nb.load = static_cast<double>(w_[j]);
+          nb.speed = platform_.node_speed(j);
+          nb.last_flow = static_cast<double>(prev_out_[s] - prev_out_[g_.reverse(s)]);
+          nb.memory = mem ? memory_.data() + s * mem : nullptr;
+          nbs.push_back(nb);
+          slot_of.push_back(s);
+        }
+        if (nbs.empty()) continue;
+        Rng rng(opt_.seed ^ 0x706f6c6963790000ULL, mix_seed(i, round));
+        LocalView view;
+        view.self = i;
+        view.degree = g_.degree(i);
+        view.load = static_cast<double>(w_[i]);
+        view.speed = platform_.node_speed(i);
+        view.step = round / rounds_per_sweep_;
+        view.neighbors = nbs;
+        view.rng = &rng;
+        policy_.decide(view, transfers);
+        for (const auto& t : transfers) {
+          const L x = quantize<L>(t.amount);
+          if (x > L{0}) {
+            out_[slot_of[t.neighbor]] += x;
+            m += static_cast<double>(x);
+          }
+        }
+      }
+      moved[blk] = m;
+    });
+    for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t) {
+      for (std::size_t ii = b; ii < e; ++ii) {
+        const auto i = static_cast<NodeId>(ii);
+        L acc = w_[i];
+        for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) acc = acc + (out_[g_.reverse(s)] - out_[s]);
+        next_[i] = acc;
+      }
+    });
+    w_.swap(next_);
+    prev_out_.swap(out_);
+    double total = 0;
+    for (double x : moved) total += x;
+    return total;
+  }
+
+  // phi in Eq. 1: generation ~ Normal(mean, stddev) clipped at 0, then consumption of at most
+  // what the node holds. Integer mode rounds the generation to the nearest unit.
+  void apply_workload(std::uint64_t step) {
+    const auto& wl = opt_.workload;
+    std::vector<L> delta(block_count(w_.size()));
+    for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
+      L d{0};
+      for (std::size_t i = b; i < e; ++i) {
+        Rng rng(opt_.seed ^ 0x776f726b6c6f6164ULL, mix_seed(i, step));
+        double gen = std::max(0.0, rng.normal(wl.generation_mean, wl.generation_stddev));
+        if constexpr (std::is_integral_v<L>) gen = std::round(gen);
+        const L with_gen = w_[i] + static_cast<L>(gen);
+        const L consumed = std::clamp<L>(static_cast<L>(wl.consumption), L{0}, std::max(with_gen, L{0}));
+        d += static_cast<L>(gen) - consumed;
+        w_[i] = with_gen - consumed;
+      }
+      delta[blk] = d;
+    });
+    for (L d : delta) {
+      if constexpr (std::is_integral_v<L>) expected_int_ += d;
+      expected_total_ += static_cast<double>(d);
+    }
+  }
+
+  const Graph& g_;
+  const Policy& policy_;
+  const EdgeColoring* coloring_;
+  const Platform& platform_;
+  const SyncOptions& opt_;
+  const LinearPolicy* linear_;
+  bool matching_ = false;
+  bool fused_ = false;
+  std::uint64_t rounds_per_sweep_ = 1;
+  std::uint64_t cost_per_round_ = 1;
+  std::uint64_t round_ = 0, steps_ = 0;
+  std::vector<L> w_, next_, out_, prev_out_, net_, next_net_;
+  std::vector<double> memory_;
+  std::vector<char> active_;
+  double expected_total_ = 0;
+  std::int64_t expected_int_ = 0;
+};
+
+}  // namespace
+
+RunResult run_sync(const Topology& topo, const Policy& policy, const EdgeColoring* coloring, LoadMode mode,
+                   const std::vector<double>& initial, const Platform& platform, const SyncOptions& options) {
+  if (mode == LoadMode::integer) return SyncRun<std::int64_t>(topo, policy, coloring, initial, platform, options).run();
+  return SyncRun<double>(topo, policy, coloring, initial, platform, options).run();
+}
+
+}  // namespace nnlb

@@ -1,0 +1,59 @@
+#pragma once
+// The synchronous engine: global rounds, every node acting on the loads of the previous round
+// (Xu et al. 1995, Eq. 1 and 6). Diffusion-type policies act on all neighbours in a round;
+// dimension exchange acts on the edges of one colour class per round. Step accounting follows
+// Xu: a diffusion round costs 1 step all-port and d(G) steps one-port; a colour class of
+// dimension exchange costs 1 step, so a full sweep on an n-D mesh or torus costs 2n steps.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "nnlb/engine/result.hpp"
+#include "nnlb/model/edge_coloring.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/model/platform.hpp"
+#include "nnlb/model/topology.hpp"
+#include "nnlb/policy/policy.hpp"
+
+namespace nnlb {
+
+enum class Port { all, one };
+
+// Which nodes balance in a round (Xu et al. sec. 2: the set I(t)).
+struct Invocation {
+  enum class Kind { synchronous, threshold } kind = Kind::synchronous;
+  double low = 200, high = 800;  // threshold: a node invokes when its load leaves [low, high]
+};
+
+// Load generated and consumed per node per step, phi in Eq. 1 (zero when static).
+struct Workload {
+  enum class Kind { fixed, dynamic } kind = Kind::fixed;
+  double generation_mean = 100;
+  double generation_stddev = 5.477225575051661;  // variance 30
+  double consumption = 100;                      // consumed per step, at most what the node holds
+};
+
+struct StopRule {
+  std::uint64_t max_steps = 10000;
+  std::optional<double> imbalance;  // stop when nu <= this
+  std::optional<double> spread;     // stop when max - min <= this
+  bool quiescent = false;           // stop when a whole sweep moves nothing
+};
+
+struct SyncOptions {
+  Port port = Port::all;
+  Invocation invocation;
+  Workload workload;
+  StopRule stop;
+  std::uint64_t seed = 1;
+  std::uint64_t series_every = 1;  // record every k-th round (0: only the first and last)
+  bool record_final_load = false;
+  bool allow_fused = true;         // run linear policies as fused sweeps when possible
+};
+
+// Runs `policy` from `initial` (whole numbers in integer mode). `coloring` is needed by
+// matching (dimension-exchange) policies. Throws ConservationError if load is not conserved.
+RunResult run_sync(const Topology& topo, const Policy& policy, const EdgeColoring* coloring, LoadMode mode,
+                   const std::vector<double>& initial, const Platform& platform, const SyncOptions& options);
+
+}  // namespace nnlb

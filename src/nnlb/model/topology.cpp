@@ -1,0 +1,152 @@
+#include "nnlb/model/topology.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+
+#include "nnlb/model/graph_io.hpp"
+#include "nnlb/model/random_graphs.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/parse.hpp"
+
+namespace nnlb {
+
+std::uint32_t GridShape::k_max() const { return dims.empty() ? 0 : *std::max_element(dims.begin(), dims.end()); }
+
+Graph make_grid(const GridShape& shape) {
+  std::uint64_t count = 1;
+  for (auto k : shape.dims) count *= k;
+  if (count > 0xffffffffULL) throw InputError("grid has more than 2^32 nodes");
+  const auto n = static_cast<NodeId>(count);
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  std::vector<std::uint64_t> stride(shape.dims.size(), 1);
+  for (std::size_t d = shape.dims.size(); d-- > 1;) stride[d - 1] = stride[d] * shape.dims[d];
+  for (std::uint64_t i = 0; i < n; ++i) {
+    for (std::size_t d = 0; d < shape.dims.size(); ++d) {
+      const std::uint64_t k = shape.dims[d];
+      const std::uint64_t x = (i / stride[d]) % k;
+      if (x + 1 < k) edges.emplace_back(i, i + stride[d]);
+      else if (shape.periodic && k > 2) edges.emplace_back(i, i - x * stride[d]);  // wrap; k = 2 would duplicate
+    }
+  }
+  return Graph::from_edges(n, std::move(edges));
+}
+
+namespace {
+
+std::vector<std::uint32_t> parse_dims(std::string_view text, const std::string& what) {
+  std::vector<std::uint32_t> dims;
+  for (auto part : split(text, 'x')) {
+    const auto k = parse_uint(part, what);
+    if (k < 2) throw InputError(what + ": every dimension needs at least 2 nodes, got " + std::string(part));
+    dims.push_back(static_cast<std::uint32_t>(k));
+  }
+  if (dims.empty()) throw InputError(what + ": no dimensions given");
+  return dims;
+}
+
+Topology grid_topology(TopologyKind kind, GridShape shape) {
+  Topology t;
+  t.kind = kind;
+  t.graph = make_grid(shape);
+  t.grid.push_back(std::move(shape));
+  return t;
+}
+
+}  // namespace
+
+Topology make_topology(std::string_view spec, std::uint64_t seed, const std::string& base_dir) {
+  const auto colon = spec.find(':');
+  const std::string name(spec.substr(0, colon));
+  const std::string_view args = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+  const std::string what = "topology '" + std::string(spec) + "'";
+  auto args_list = [&](std::size_t count) {
+    auto parts = split(args, ',');
+    if (parts.size() != count || args.empty())
+      throw InputError(what + ": expected " + std::to_string(count) + " comma-separated parameter" + (count > 1 ? "s" : ""));
+    return parts;
+  };
+  auto node_count = [&](std::string_view text) {
+    const auto v = parse_uint(text, what);
+    if (v < 1 || v > 0xffffffffULL) throw InputError(what + ": node count must be in 1..2^32-1");
+    return static_cast<NodeId>(v);
+  };
+
+  Topology t;
+  if (name == "line" || name == "ring") {
+    const auto n = node_count(args_list(1)[0]);
+    if (n < 2) throw InputError(what + ": needs at least 2 nodes");
+    t = grid_topology(name == "line" ? TopologyKind::line : TopologyKind::ring, GridShape{{n}, name == "ring"});
+  } else if (name == "mesh" || name == "torus") {
+    if (args.empty()) throw InputError(what + ": expected dimensions such as 16x16");
+    t = grid_topology(name == "mesh" ? TopologyKind::mesh : TopologyKind::torus, GridShape{parse_dims(args, what), name == "torus"});
+  } else if (name == "hypercube") {
+    const auto d = parse_uint(args_list(1)[0], what);
+    if (d < 1 || d > 31) throw InputError(what + ": dimension must be in 1..31");
+    t = grid_topology(TopologyKind::hypercube, GridShape{std::vector<std::uint32_t>(d, 2), false});
+  } else if (name == "kary") {
+    const auto parts = args_list(2);
+    const auto k = parse_uint(parts[0], what), n = parse_uint(parts[1], what);
+    if (k < 2 || n < 1 || n > 31) throw InputError(what + ": needs k >= 2 and 1 <= n <= 31");
+    t = grid_topology(TopologyKind::kary, GridShape{std::vector<std::uint32_t>(n, static_cast<std::uint32_t>(k)), true});
+  } else if (name == "complete" || name == "star") {
+    const auto n = node_count(args_list(1)[0]);
+    if (n < 2) throw InputError(what + ": needs at least 2 nodes");
+    std::vector<std::pair<NodeId, NodeId>> edges;
+    for (NodeId i = 0; i < n; ++i)
+      for (NodeId j = i + 1; j < (name == "star" ? (i == 0 ? n : 0) : n); ++j) edges.emplace_back(i, j);
+    t.kind = name == "complete" ? TopologyKind::complete : TopologyKind::star;
+    t.graph = Graph::from_edges(n, std::move(edges));
+  } else if (name == "random-regular") {
+    const auto parts = args_list(2);
+    const auto n = node_count(parts[0]);
+    const auto d = parse_uint(parts[1], what);
+    if (d < 1 || d >= n || (static_cast<std::uint64_t>(n) * d) % 2 != 0)
+      throw InputError(what + ": needs 1 <= D < N and N*D even");
+    t.kind = TopologyKind::random_regular;
+    t.graph = make_random_regular(n, static_cast<std::uint32_t>(d), seed);
+  } else if (name == "erdos-renyi") {
+    const auto parts = args_list(2);
+    const auto n = node_count(parts[0]);
+    const double p = parse_double(parts[1], what);
+    if (!(p > 0.0 && p <= 1.0)) throw InputError(what + ": P must be in (0, 1]");
+    t.kind = TopologyKind::erdos_renyi;
+    t.graph = make_erdos_renyi(n, p, seed);
+  } else if (name == "p2p") {
+    const auto n = node_count(args_list(1)[0]);
+    if (n < 2) throw InputError(what + ": needs at least 2 nodes");
+    t.kind = TopologyKind::p2p;
+    t.graph = make_p2p(n, seed);
+  } else if (name == "file") {
+    if (args.empty()) throw InputError(what + ": expected file:PATH");
+    std::filesystem::path path(args);
+    if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
+    t.kind = TopologyKind::file;
+    t.graph = read_graph_file(path.string());
+  } else {
+    throw InputError("unknown topology '" + name + "' (see `nnlb list`)");
+  }
+  t.spec = std::string(spec);
+  if (t.graph.num_nodes() < 1) throw InputError(what + ": graph has no nodes");
+  if (!t.graph.is_connected()) throw InputError(what + ": graph is not connected; nearest-neighbour balancing needs a connected graph");
+  return t;
+}
+
+std::vector<std::pair<std::string, std::string>> topology_catalog() {
+  return {
+      {"line:N", "chain of N nodes (1-D mesh)"},
+      {"ring:N", "cycle of N nodes (1-D torus)"},
+      {"mesh:AxB[xC...]", "n-D mesh, row-major node order"},
+      {"torus:AxB[xC...]", "n-D torus (wrap-around in every dimension)"},
+      {"hypercube:D", "D-dimensional binary hypercube, 2^D nodes"},
+      {"kary:K,N", "k-ary n-cube (N-D torus of side K)"},
+      {"complete:N", "complete graph"},
+      {"star:N", "node 0 joined to all others"},
+      {"random-regular:N,D", "random D-regular connected simple graph"},
+      {"erdos-renyi:N,P", "G(N,P), redrawn until connected"},
+      {"p2p:N", "overlay grown by joins to log2(size) random nodes (Douglas & Harwood)"},
+      {"file:PATH", "edge list (i j per line, 0-based) or METIS .graph file"},
+  };
+}
+
+}  // namespace nnlb

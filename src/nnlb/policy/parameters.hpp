@@ -1,0 +1,27 @@
+#pragma once
+// Parameter choices of the diffusion and dimension-exchange families.
+#include <string_view>
+
+#include "nnlb/model/topology.hpp"
+#include "nnlb/policy/policy.hpp"
+
+namespace nnlb {
+
+// alpha for diffusion (Xu et al. 1995 sec. 3.2; Jeannot & Vernier 2006 sec. 2):
+//   cybenko  1 / (1 + d(G))                       (Cybenko 1989)
+//   adf      1 / (1 + d(G))                       (Xu's local-average diffusion, one value for all edges)
+//   boillat  1 / (1 + max(d_i, d_j)) per edge     (Boillat 1990; local knowledge only)
+//   odf      mesh 1/(2n), torus 1/(2n + 1 - cos(2 pi / k)), hypercube 1/(n + 1)   (Xu, citing [3, 14])
+//   optimal  2 / (lambda_2 + lambda_max) of the graph Laplacian, computed numerically
+//   a number in (0, 1)
+// Throws InputError (key "alpha") for a choice that is undefined on the topology.
+LinearForm diffusion_alpha(std::string_view choice, const Topology& topo);
+
+// lambda for dimension exchange (Xu et al. 1995 sec. 3.1):
+//   ade  1/2;  ode  mesh 1/(1 + sin(pi/k)), torus 1/(1 + sin(2 pi/k));  or a number in (0, 1).
+double dimension_exchange_lambda(std::string_view choice, const Topology& topo);
+
+// beta for SOS: "optimal" (from the FOS spectrum) or a number in (0, 2).
+double sos_beta(std::string_view choice, const Topology& topo, const LinearForm& form);
+
+}  // namespace nnlb

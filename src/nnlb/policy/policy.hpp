@@ -1,0 +1,83 @@
+#pragma once
+// A balancing policy is a decision rule over one node's local view (Xu et al. 1995, Eq. 1: the
+// operator f_i). It never sends messages, reads clocks or draws from a global random source: the
+// engine that owns time and messages builds the view, runs `decide`, and carries out the
+// transfers. The same policy object therefore runs in the synchronous engine, the discrete-event
+// engine, SimGrid and MPI.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnlb/model/graph.hpp"
+#include "nnlb/util/rng.hpp"
+
+namespace nnlb {
+
+// What node i knows about one neighbour j.
+struct NeighborState {
+  NodeId id = 0;
+  std::uint32_t degree = 0;  // d(j), known from set-up (Boillat's choice needs it)
+  double load = 0;           // x^i_j: the last load i heard of (exact in the synchronous engine)
+  double speed = 1;          // C_j
+  double last_flow = 0;      // net load i sent to j in i's previous balancing step (< 0: received)
+  double* memory = nullptr;  // Policy::edge_memory() doubles owned by i for this edge, or nullptr
+};
+
+struct LocalView {
+  NodeId self = 0;
+  std::uint32_t degree = 0;  // d(i) in the whole graph
+  double load = 0;           // w_i (integer loads are exact in a double up to 2^53)
+  double speed = 1;          // C_i
+  std::uint64_t step = 0;    // the caller's balancing step counter at this node
+  // The neighbours this decision may act on: all of them for neighbourhood policies, the
+  // current partner for pairwise ones, those on active edges under threshold invocation.
+  std::span<NeighborState> neighbors;
+  Rng* rng = nullptr;        // this node's stream, for randomized policies
+};
+
+// Load to move from the deciding node to neighbors[neighbor]; amount > 0.
+struct Transfer {
+  std::uint32_t neighbor = 0;
+  double amount = 0;
+};
+
+// How a policy's decisions are scheduled by a synchronous engine.
+enum class Pairing {
+  neighborhood,  // balance with all (active) neighbours at once: diffusion
+  matching,      // balance with one partner per step, pairs from an edge colouring: dimension exchange
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  virtual std::string name() const = 0;
+  virtual Pairing pairing() const { return Pairing::neighborhood; }
+  // Doubles of per-edge memory each node keeps for each of its edges (0 = none).
+  virtual std::uint32_t edge_memory() const { return 0; }
+  // Appends the transfers node view.self makes now. Must only depend on the view (and its rng).
+  // Thread-safe: one policy object serves all nodes concurrently.
+  virtual void decide(const LocalView& view, std::vector<Transfer>& out) const = 0;
+};
+
+// Linear policies can also describe themselves as a per-edge flow rule so that the synchronous
+// engine runs them as fused sweeps over the CSR arrays; the per-node path gives the same result.
+// Flow on edge (i, j) at step t: y_ij = beta * alpha_ij * (w_i - w_j) + (beta - 1) * y_ij(t-1),
+// with beta = 1 for first-order schemes (FOS) and beta in (1, 2) for SOS.
+struct LinearForm {
+  enum class AlphaRule { uniform, boillat } rule = AlphaRule::uniform;
+  double alpha = 0;  // for AlphaRule::uniform
+  double beta = 1;   // 1 for FOS
+  double alpha_ij(std::uint32_t di, std::uint32_t dj) const {
+    return rule == AlphaRule::uniform ? alpha : 1.0 / (1.0 + static_cast<double>(di > dj ? di : dj));
+  }
+};
+
+class LinearPolicy : public Policy {
+ public:
+  virtual LinearForm form() const = 0;
+};
+
+}  // namespace nnlb

@@ -1,0 +1,30 @@
+#pragma once
+// Deterministic data parallelism: work is cut into fixed-size blocks whatever the thread count,
+// and reductions combine per-block partials in block order, so sums are bit-identical for any
+// number of threads.
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace nnlb {
+
+inline constexpr std::size_t reduction_block = 4096;
+
+inline std::size_t block_count(std::size_t n) { return (n + reduction_block - 1) / reduction_block; }
+
+// Calls body(begin, end, block) for each block, in parallel with OpenMP.
+template <class Body>
+void for_each_block(std::size_t n, Body&& body) {
+  const auto blocks = static_cast<long long>(block_count(n));
+#pragma omp parallel for schedule(static)
+  for (long long b = 0; b < blocks; ++b) {
+    const std::size_t begin = static_cast<std::size_t>(b) * reduction_block;
+    body(begin, std::min(n, begin + reduction_block), static_cast<std::size_t>(b));
+  }
+}
+
+// Sets the number of threads used by for_each_block (0 = the OpenMP default).
+void set_thread_count(int threads);
+int thread_count();
+
+}  // namespace nnlb
