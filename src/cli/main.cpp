@@ -1,1 +1,46 @@
-int main(){}
+// nnlb: nearest-neighbour dynamic load balancing, from the command line.
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "nnlb/engine/result.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/version.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"nnlb: decentralized nearest-neighbour dynamic load balancing"};
+  app.set_version_flag("--version", std::string("nnlb ") + nnlb::version);
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, nnlb::cli::Action>> commands;
+  auto add = [&](const char* name, const char* help, nnlb::cli::Action (*adder)(CLI::App&)) {
+    CLI::App* sub = app.add_subcommand(name, help);
+    commands.emplace_back(sub, adder(*sub));
+  };
+  add("run", "run a scenario and print or write its result record", nnlb::cli::add_run);
+  add("analyze", "spectral analysis: subdominant eigenvalue and predicted steps (Xu et al. Eq. 7)", nnlb::cli::add_analyze);
+  add("list", "list topologies, policies and scenario keys", nnlb::cli::add_list);
+  add("reproduce", "regenerate a paper figure or table (data + plot)", nnlb::cli::add_reproduce);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "nnlb: {}\n", e.what());
+    return 2;
+  }
+  try {
+    for (auto& [sub, action] : commands)
+      if (sub->parsed()) return action();
+  } catch (const nnlb::InputError& e) {
+    fmt::print(stderr, "nnlb: {}\n", e.line());
+    return 2;
+  } catch (const nnlb::ConservationError& e) {
+    fmt::print(stderr, "nnlb: internal error: {}\n", e.what());
+    return 3;
+  }
+  return 0;
+}

@@ -16,7 +16,7 @@ inline std::size_t block_count(std::size_t n) { return (n + reduction_block - 1)
 template <class Body>
 void for_each_block(std::size_t n, Body&& body) {
   const auto blocks = static_cast<long long>(block_count(n));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (blocks > 1)
   for (long long b = 0; b < blocks; ++b) {
     const std::size_t begin = static_cast<std::size_t>(b) * reduction_block;
     body(begin, std::min(n, begin + reduction_block), static_cast<std::size_t>(b));

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "nnlb/engine/sync/linear_kernels.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/parallel.hpp"
 
@@ -124,57 +125,17 @@ class SyncRun {
     }
   }
 
-  // Fused sweep for linear neighbourhood policies (FOS, SOS): gathers the neighbours' loads and
-  // writes the node's new load; the same arithmetic, in the same order, as the per-node path.
   double fused_round(std::uint64_t round) {
     const LinearForm f = linear_->form();
-    const bool second_order = !net_.empty();
-    const bool first = round == 0;
-    std::vector<double> moved(block_count(w_.size()));
-    for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
-      double m = 0;
-      for (std::size_t i = b; i < e; ++i) {
-        const L wi = w_[i];
-        const auto di = g_.degree(static_cast<NodeId>(i));
-        L acc = wi;
-        for (Slot s = g_.first_slot(static_cast<NodeId>(i)); s < g_.end_slot(static_cast<NodeId>(i)); ++s) {
-          const NodeId j = g_.target(s);
-          const L wj = w_[j];
-          const double a = f.rule == LinearForm::AlphaRule::uniform ? f.alpha : f.alpha_ij(di, g_.degree(j));
-          if (!second_order) {
-            if (wi > wj) {
-              const L x = quantize<L>(a * static_cast<double>(wi - wj));
-              acc = acc + (L{0} - x);
-              m += static_cast<double>(x);
-            } else if (wj > wi) {
-              acc = acc + (quantize<L>(a * static_cast<double>(wj - wi)) - L{0});
-            }
-          } else {
-            const double fos = a * (static_cast<double>(wi) - static_cast<double>(wj));
-            const double y = first ? fos : f.beta * fos + (f.beta - 1.0) * static_cast<double>(net_[s]);
-            L flow{0};
-            if (y > 0) {
-              const L x = quantize<L>(y);
-              acc = acc + (L{0} - x);
-              m += static_cast<double>(x);
-              flow = x;
-            } else if (y < 0) {
-              const L x = quantize<L>(-y);
-              acc = acc + (x - L{0});
-              flow = L{0} - x;
-            }
-            next_net_[s] = flow;
-          }
-        }
-        next_[i] = acc;
-      }
-      moved[blk] = m;
-    });
+    double moved = 0;
+    if (net_.empty()) {
+      moved = fos_sweep<L>(g_, f, w_, next_);
+    } else {
+      moved = sos_sweep<L>(g_, f, round == 0, w_, next_, net_, next_net_);
+      net_.swap(next_net_);
+    }
     w_.swap(next_);
-    if (second_order) net_.swap(next_net_);
-    double total = 0;
-    for (double m : moved) total += m;
-    return total;
+    return moved;
   }
 
   bool invokes(NodeId i) const {

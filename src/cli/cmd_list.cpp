@@ -1,0 +1,30 @@
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "nnlb/model/topology.hpp"
+#include "nnlb/policy/registry.hpp"
+
+namespace nnlb::cli {
+
+Action add_list(CLI::App&) {
+  return [] {
+    fmt::print("Topologies (topology = \"...\"):\n");
+    for (const auto& [spec, doc] : topology_catalog()) fmt::print("  {:<22} {}\n", spec, doc);
+    fmt::print("\nPolicies (algorithm = \"...\"):\n");
+    for (const auto& p : policy_catalog()) {
+      fmt::print("  {:<6} {}\n", p.name, p.summary);
+      for (const auto& param : p.parameters) fmt::print("         {}\n", param);
+    }
+    fmt::print("\nScenario keys (TOML tables or --set KEY=VALUE):\n");
+    for (const auto& k : scenario_keys()) {
+      std::string def = k.default_value.is_null() ? "unset" : k.default_value.dump();
+      std::string choices;
+      for (const auto& c : k.choices) choices += (choices.empty() ? " [" : "|") + c;
+      if (!choices.empty()) choices += "]";
+      fmt::print("  {:<28} {:<16} {}{}\n", k.name, def, k.doc, choices);
+    }
+    return 0;
+  };
+}
+
+}  // namespace nnlb::cli

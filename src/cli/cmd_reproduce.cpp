@@ -1,0 +1,86 @@
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "commands.hpp"
+#include "nnlb/experiment/study.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ReproduceOptions {
+  std::string name;
+  bool quick = false;
+  bool list = false;
+  std::string out_dir = "results/reproductions";
+  int threads = 0;
+};
+
+// Scenario folder: $NNLB_SCENARIOS, else ./scenarios, else the source tree's.
+fs::path scenarios_dir() {
+  if (const char* env = std::getenv("NNLB_SCENARIOS")) return env;
+  if (fs::is_directory("scenarios")) return "scenarios";
+  return fs::path(NNLB_SOURCE_DIR) / "scenarios";
+}
+
+std::vector<std::string> study_names(const fs::path& dir) {
+  std::vector<std::string> names;
+  if (!fs::is_directory(dir)) return names;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".toml") {
+      const auto rel = fs::relative(e.path(), dir);
+      if (rel.has_parent_path()) names.push_back((rel.parent_path() / rel.stem()).generic_string());
+    }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+int reproduce(const ReproduceOptions& o) {
+  const fs::path dir = scenarios_dir();
+  if (o.list || o.name.empty()) {
+    for (const auto& n : study_names(dir)) fmt::print("{}\n", n);
+    return 0;
+  }
+  const fs::path file = dir / (o.name + ".toml");
+  if (!fs::exists(file))
+    throw InputError("reproduce", {}, "no study '" + o.name + "' in " + dir.string() + " (`nnlb reproduce --list`)");
+  const Study study = load_study(file.string(), o.name, o.quick);
+  const fs::path out = fs::path(o.out_dir) / o.name;
+  const bool tty = ::isatty(STDERR_FILENO);
+  const auto progress = [&](std::size_t done, std::size_t total) {
+    if (tty) fmt::print(stderr, "\r{}: {}/{} runs", o.name, done, total);
+    else if (done == total || done % std::max<std::size_t>(1, total / 10) == 0) fmt::print(stderr, "{}: {}/{} runs\n", o.name, done, total);
+    if (tty && done == total) fmt::print(stderr, "\n");
+  };
+  const StudyOutput result = run_study(study, out.string(), o.threads, progress);
+  fmt::print("{}\n", study.title);
+  if (!study.claim.empty()) fmt::print("paper: {}\n", study.claim);
+  for (const auto& [plot, table] : result.tables.items())
+    if (table.contains("fits"))
+      for (const auto& f : table["fits"])
+        fmt::print("  {}: {} exponent {:.2f} (r2 {:.3f})\n", plot, f["group"].get<std::string>(), f["exponent"].get<double>(),
+                   f["r2"].get<double>());
+  for (const auto& f : result.files) fmt::print("wrote {}\n", f);
+  return 0;
+}
+
+}  // namespace
+
+Action add_reproduce(CLI::App& app) {
+  auto o = std::make_shared<ReproduceOptions>();
+  app.add_option("name", o->name, "study to run, e.g. xu1995/fig2 (see --list)");
+  app.add_flag("--quick", o->quick, "reduced sizes (the study's [quick] section), as used by the tests");
+  app.add_flag("--list", o->list, "list the available studies");
+  app.add_option("--out-dir", o->out_dir, "output folder (default results/reproductions)");
+  app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")
+      ->check(CLI::NonNegativeNumber);
+  return [o] { return reproduce(*o); };
+}
+
+}  // namespace nnlb::cli

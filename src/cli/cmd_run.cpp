@@ -1,0 +1,99 @@
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "nnlb/experiment/format.hpp"
+#include "nnlb/experiment/plot.hpp"
+#include "nnlb/experiment/run.hpp"
+#include "nnlb/util/atomic_file.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/parallel.hpp"
+
+namespace nnlb::cli {
+
+namespace {
+
+struct RunOptions {
+  ScenarioOptions scenario;
+  std::optional<std::uint64_t> seed;
+  std::uint64_t repeat = 1;
+  std::string format;
+  std::string out;
+  std::string plot;
+  int threads = 0;
+};
+
+std::string format_of(const std::string& path) {
+  if (path.ends_with(".json")) return "json";
+  if (path.ends_with(".csv")) return "csv";
+  return "table";
+}
+
+std::string render(const std::vector<nlohmann::json>& records, const std::string& format) {
+  if (format == "json") {
+    if (records.size() == 1) return records.front().dump(1) + "\n";
+    return nlohmann::json{{"runs", records}, {"aggregate", aggregate_summaries(records)}}.dump(1) + "\n";
+  }
+  if (format == "csv") return records.size() == 1 ? format_series_csv(records.front()) : format_summary_csv(records);
+  return records.size() == 1 ? format_table(records.front()) : format_repeat_table(records);
+}
+
+// Imbalance factor over communication steps, one line per run.
+Chart imbalance_chart(const std::vector<nlohmann::json>& records) {
+  const auto& first = records.front();
+  Chart c;
+  c.title = first["scenario"]["algorithm"].get<std::string>() + " on " + first["topology"]["spec"].get<std::string>();
+  c.xlabel = "communication steps";
+  c.ylabel = "imbalance factor nu";
+  c.logy = true;
+  for (const auto& r : records) {
+    ChartSeries s;
+    s.label = "seed " + r["seed"].dump();
+    s.style = "lines";
+    const auto& series = r["series"];
+    for (std::size_t i = 0; i < series["steps"].size(); ++i) {
+      const double nu = series["imbalance"][i].get<double>();
+      if (nu <= 0) continue;  // log axis
+      s.x.push_back(series["steps"][i].get<double>());
+      s.y.push_back(nu);
+    }
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+
+int run(const RunOptions& o) {
+  set_thread_count(o.threads);
+  const Scenario s = o.scenario.load();
+  const std::uint64_t master = o.seed ? *o.seed : static_cast<std::uint64_t>(s.integer("seed"));
+  std::vector<nlohmann::json> records;
+  for (std::uint64_t r = 0; r < o.repeat; ++r) records.push_back(to_json(run_scenario(s, master + r)));
+  if (!o.plot.empty()) render_chart(imbalance_chart(records), o.plot);
+  const std::string file_format = o.format.empty() ? format_of(o.out) : o.format;
+  if (!o.out.empty()) {
+    write_file_atomic(o.out, render(records, file_format));
+    fmt::print("{}", render(records, "table"));
+    fmt::print("wrote {}\n", o.out);
+  } else {
+    fmt::print("{}", render(records, o.format.empty() ? "table" : o.format));
+  }
+  if (!o.plot.empty()) fmt::print(stderr, "wrote {}\n", o.plot);
+  return 0;
+}
+
+}  // namespace
+
+Action add_run(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  o->scenario.add_to(app);
+  app.add_option("--seed", o->seed, "master seed (overrides the scenario's seed key)");
+  app.add_option("--repeat", o->repeat, "number of runs, with seeds SEED, SEED+1, ...")->check(CLI::PositiveNumber);
+  app.add_option("--format", o->format, "table, json or csv (default: table, or from --out's extension)")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  app.add_option("--out", o->out, "write the result to this file (written whole, only on success)");
+  app.add_option("--plot", o->plot, "also plot the imbalance factor over steps to this .png or .svg file");
+  app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")
+      ->check(CLI::NonNegativeNumber);
+  return [o] { return run(*o); };
+}
+
+}  // namespace nnlb::cli

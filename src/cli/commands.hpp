@@ -1,0 +1,29 @@
+#pragma once
+// Subcommands of the `nnlb` tool. Each registers its options on a CLI11 subcommand and returns
+// the action to run once parsing succeeded.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "nnlb/experiment/scenario.hpp"
+
+namespace nnlb::cli {
+
+using Action = std::function<int()>;
+
+// Options shared by the commands that take a scenario: the optional file and --set overrides.
+struct ScenarioOptions {
+  std::string file;
+  std::vector<std::string> sets;
+  void add_to(CLI::App& app);
+  Scenario load() const;
+};
+
+Action add_run(CLI::App& app);
+Action add_analyze(CLI::App& app);
+Action add_list(CLI::App& app);
+Action add_reproduce(CLI::App& app);
+
+}  // namespace nnlb::cli

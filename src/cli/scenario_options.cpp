@@ -1,0 +1,16 @@
+#include "commands.hpp"
+
+namespace nnlb::cli {
+
+void ScenarioOptions::add_to(CLI::App& app) {
+  app.add_option("scenario", file, "scenario TOML file (optional: --set alone runs on defaults)");
+  app.add_option("--set", sets, "override a scenario key, KEY=VALUE (repeatable)")->take_all();
+}
+
+Scenario ScenarioOptions::load() const {
+  Scenario s = file.empty() ? Scenario() : Scenario::from_file(file);
+  for (const auto& a : sets) s.set_from_text(a, "--set " + a.substr(0, a.find('=')));
+  return s;
+}
+
+}  // namespace nnlb::cli

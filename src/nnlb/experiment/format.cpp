@@ -1,0 +1,118 @@
+#include "nnlb/experiment/format.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace nnlb {
+
+using nlohmann::json;
+
+namespace {
+
+const char* series_columns[] = {"round", "steps", "imbalance", "stddev", "min", "max", "mean", "moved"};
+
+std::string cell(const json& v) {
+  if (v.is_null()) return "-";
+  if (v.is_number_integer() || v.is_number_unsigned()) return fmt::format("{}", v.get<std::int64_t>());
+  if (v.is_number()) return fmt::format("{:.6g}", v.get<double>());
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  return v.get<std::string>();
+}
+
+std::string describe(const json& r) {
+  const auto& s = r["scenario"];
+  std::string params;
+  for (const auto& [k, v] : r["parameters"].items()) params += fmt::format(" {}={:.6g}", k, v.get<double>());
+  return fmt::format("{} on {} ({} nodes, {} edges, max degree {}){}; {} load, {} engine, {}-port, {} invocation, seed {}\n",
+                     s["algorithm"].get<std::string>(), r["topology"]["spec"].get<std::string>(), cell(r["topology"]["nodes"]),
+                     cell(r["topology"]["edges"]), cell(r["topology"]["max_degree"]), params, s["load.mode"].get<std::string>(),
+                     s["engine"].get<std::string>(), s["port"].get<std::string>(), s["invocation"].get<std::string>(), cell(r["seed"]));
+}
+
+const char* summary_fields[] = {"steps_to_balance", "steps", "rounds", "initial_imbalance", "final_imbalance",
+                                "final_stddev", "final_spread", "load_moved"};
+
+}  // namespace
+
+std::string format_table(const json& r, std::size_t max_rows) {
+  std::string out = describe(r);
+  const auto& series = r["series"];
+  const std::size_t n = series["round"].size();
+  out += fmt::format("\n{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", "round", "steps", "imbalance", "stddev", "min", "max", "moved");
+  const std::size_t stride = std::max<std::size_t>(1, (n + max_rows - 1) / std::max<std::size_t>(1, max_rows));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % stride != 0 && i + 1 != n) continue;
+    out += fmt::format("{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", cell(series["round"][i]), cell(series["steps"][i]),
+                       cell(series["imbalance"][i]), cell(series["stddev"][i]), cell(series["min"][i]), cell(series["max"][i]),
+                       cell(series["moved"][i]));
+  }
+  const auto& m = r["summary"];
+  out += fmt::format("\nstopped by {} after {} steps ({} rounds); steps to balance: {}\n", cell(m["stop_reason"]), cell(m["steps"]),
+                     cell(m["rounds"]), cell(m["steps_to_balance"]));
+  out += fmt::format("imbalance {} -> {}; load moved {}; conservation error {}\n", cell(m["initial_imbalance"]),
+                     cell(m["final_imbalance"]), cell(m["load_moved"]), cell(m["max_conservation_error"]));
+  return out;
+}
+
+std::string format_series_csv(const json& r) {
+  std::string out;
+  for (const char* c : series_columns) out += std::string(out.empty() ? "" : ",") + c;
+  out += "\n";
+  const auto& s = r["series"];
+  for (std::size_t i = 0; i < s["round"].size(); ++i) {
+    std::string row;
+    for (const char* c : series_columns) row += (row.empty() ? "" : ",") + fmt::format("{}", s[c][i].dump());
+    out += row + "\n";
+  }
+  return out;
+}
+
+std::string format_summary_csv(const std::vector<json>& records) {
+  std::string out = "seed";
+  for (const char* f : summary_fields) out += std::string(",") + f;
+  out += ",stop_reason\n";
+  for (const auto& r : records) {
+    out += r["seed"].dump();
+    for (const char* f : summary_fields) out += "," + (r["summary"][f].is_null() ? std::string() : r["summary"][f].dump());
+    out += "," + r["summary"]["stop_reason"].get<std::string>() + "\n";
+  }
+  return out;
+}
+
+json aggregate_summaries(const std::vector<json>& records) {
+  json agg = {{"runs", records.size()}};
+  for (const char* f : summary_fields) {
+    double sum = 0, lo = 0, hi = 0;
+    std::size_t count = 0;
+    for (const auto& r : records) {
+      const auto& v = r["summary"][f];
+      if (!v.is_number()) continue;
+      const double x = v.get<double>();
+      lo = count ? std::min(lo, x) : x;
+      hi = count ? std::max(hi, x) : x;
+      sum += x;
+      ++count;
+    }
+    agg[f] = count ? json{{"mean", sum / static_cast<double>(count)}, {"min", lo}, {"max", hi}, {"count", count}} : json(nullptr);
+  }
+  return agg;
+}
+
+std::string format_repeat_table(const std::vector<json>& records) {
+  std::string out = describe(records.front());
+  out += fmt::format("\n{:>20} {:>16} {:>10} {:>14} {:>14}  {}\n", "seed", "steps_to_balance", "steps", "final_imbalance", "load_moved", "stop");
+  for (const auto& r : records) {
+    const auto& m = r["summary"];
+    out += fmt::format("{:>20} {:>16} {:>10} {:>14} {:>14}  {}\n", cell(r["seed"]), cell(m["steps_to_balance"]), cell(m["steps"]),
+                       cell(m["final_imbalance"]), cell(m["load_moved"]), cell(m["stop_reason"]));
+  }
+  const json agg = aggregate_summaries(records);
+  for (const char* f : {"steps_to_balance", "steps", "final_imbalance", "load_moved"}) {
+    if (agg[f].is_null()) continue;
+    out += fmt::format("{:>18}: mean {} min {} max {} ({} runs)\n", f, cell(agg[f]["mean"]), cell(agg[f]["min"]), cell(agg[f]["max"]),
+                       cell(agg[f]["count"]));
+  }
+  return out;
+}
+
+}  // namespace nnlb

@@ -1,0 +1,28 @@
+#pragma once
+// Charts rendered by gnuplot (Debian's gnuplot-nox) to PNG or SVG. Data travels inside the
+// script as gnuplot data blocks, so a chart is one self-contained .gp file next to its image.
+#include <string>
+#include <vector>
+
+namespace nnlb {
+
+struct ChartSeries {
+  std::string label;
+  std::vector<double> x, y;
+  std::vector<double> y_low, y_high;  // optional error bars (same length as y)
+  std::string style = "linespoints";  // gnuplot "with" style: lines, points, linespoints
+};
+
+struct Chart {
+  std::string title, xlabel, ylabel;
+  bool logx = false, logy = false;
+  std::vector<ChartSeries> series;
+  std::vector<std::string> extra;  // extra gnuplot commands (labels, ranges)
+};
+
+// The gnuplot script for `chart` writing to `image` (terminal chosen by the extension).
+std::string gnuplot_script(const Chart& chart, const std::string& image);
+// Writes image and IMAGE-without-extension.gp; throws InputError if gnuplot is missing or fails.
+void render_chart(const Chart& chart, const std::string& image);
+
+}  // namespace nnlb

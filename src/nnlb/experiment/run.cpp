@@ -1,0 +1,160 @@
+#include "nnlb/experiment/run.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "nnlb/engine/sync/sync_engine.hpp"
+#include "nnlb/model/edge_coloring.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/model/platform.hpp"
+#include "nnlb/model/topology.hpp"
+#include "nnlb/policy/registry.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/rng.hpp"
+#include "nnlb/version.hpp"
+
+namespace nnlb {
+
+using nlohmann::json;
+
+RunSeeds::RunSeeds(std::uint64_t seed)
+    : topology(mix_seed(seed, 1)), load(mix_seed(seed, 2)), engine(mix_seed(seed, 3)), platform(mix_seed(seed, 4)) {}
+
+namespace {
+
+// Runs `build` and names the scenario's source (and `key`) in any InputError it throws.
+template <class F>
+auto located(const Scenario& s, const std::string& key, F&& build) {
+  try {
+    return build();
+  } catch (const InputError& e) {
+    throw e.located(s.source(), key);
+  }
+}
+
+void require(bool ok, const Scenario& s, const std::string& key, const std::string& problem) {
+  if (!ok) throw InputError(s.source(), key, problem);
+}
+
+SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
+  SyncOptions o;
+  o.port = s.text("port") == "one" ? Port::one : Port::all;
+  if (s.text("invocation") == "threshold") {
+    o.invocation.kind = Invocation::Kind::threshold;
+    o.invocation.low = s.number("threshold.low");
+    o.invocation.high = s.number("threshold.high");
+    require(o.invocation.low <= o.invocation.high, s, "threshold.low", "must not exceed threshold.high");
+  }
+  if (s.text("workload.kind") == "dynamic") {
+    o.workload.kind = Workload::Kind::dynamic;
+    o.workload.generation_mean = s.number("workload.generation_mean");
+    const double var = s.number("workload.generation_variance");
+    require(var >= 0, s, "workload.generation_variance", "must be >= 0");
+    o.workload.generation_stddev = std::sqrt(var);
+    o.workload.consumption = s.number("workload.consumption");
+    require(o.workload.consumption >= 0, s, "workload.consumption", "must be >= 0");
+  }
+  o.stop.max_steps = static_cast<std::uint64_t>(s.integer("stop.steps"));
+  o.stop.imbalance = s.optional_number("stop.imbalance");
+  o.stop.spread = s.optional_number("stop.spread");
+  o.stop.quiescent = s.boolean("stop.quiescent");
+  require(!o.stop.imbalance || *o.stop.imbalance >= 0, s, "stop.imbalance", "must be >= 0");
+  require(!o.stop.spread || *o.stop.spread >= 0, s, "stop.spread", "must be >= 0");
+  o.seed = engine_seed;
+  o.series_every = static_cast<std::uint64_t>(s.integer("output.series_every"));
+  o.record_final_load = s.boolean("output.final_load");
+  return o;
+}
+
+}  // namespace
+
+RunRecord run_scenario(const Scenario& s, std::uint64_t seed) {
+  const RunSeeds seeds(seed);
+  const Topology topo = located(s, "topology", [&] { return make_topology(s.text("topology"), seeds.topology, s.base_dir()); });
+  const LoadMode mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
+  const auto initial = located(s, "load.init", [&] {
+    return make_initial_load(s.text("load.init"), topo.graph.num_nodes(), mode, seeds.load, s.base_dir());
+  });
+  PolicySpec spec{s.text("algorithm"), s.text("alpha"), s.text("lambda"), s.text("beta")};
+  BuiltPolicy built = located(s, "", [&] { return make_policy(spec, topo); });
+  Platform platform;
+  platform.speed = located(s, "platform.speed", [&] {
+    return make_speeds(s.text("platform.speed"), topo.graph.num_nodes(), seeds.platform, s.base_dir());
+  });
+  platform.latency = {s.number("platform.latency")};
+  platform.bandwidth = {s.number("platform.bandwidth")};
+  require(platform.latency[0] >= 0, s, "platform.latency", "must be >= 0");
+  require(platform.bandwidth[0] > 0, s, "platform.bandwidth", "must be > 0");
+
+  RunRecord rec;
+  rec.scenario = s.to_json();
+  rec.scenario["seed"] = seed;
+  rec.seed = seed;
+  rec.topology = {{"spec", topo.spec},
+                  {"kind", topo.spec.substr(0, topo.spec.find(':'))},
+                  {"nodes", topo.graph.num_nodes()},
+                  {"edges", topo.graph.num_edges()},
+                  {"max_degree", topo.graph.max_degree()},
+                  {"min_degree", topo.graph.min_degree()}};
+  if (topo.is_grid()) {
+    rec.topology["dims"] = topo.shape().dims;
+    rec.topology["k"] = topo.shape().k_max();
+    rec.topology["k_min"] = *std::min_element(topo.shape().dims.begin(), topo.shape().dims.end());
+  }
+  rec.parameters = json::object();
+  for (const auto& [k, v] : built.parameters) rec.parameters[k] = v;
+
+  const std::string engine = s.text("engine");
+  if (engine == "sync") {
+    const SyncOptions options = sync_options(s, seeds.engine);
+    EdgeColoring coloring;
+    if (built.policy->pairing() == Pairing::matching) coloring = edge_coloring_for(topo);
+    rec.result = run_sync(topo, *built.policy, &coloring, mode, initial, platform, options);
+  } else {
+    throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
+  }
+  return rec;
+}
+
+json summary_json(const RunSummary& m) {
+  json j = {{"stop_reason", m.stop_reason},
+            {"balanced", m.balanced},
+            {"steps_to_balance", m.steps_to_balance ? json(*m.steps_to_balance) : json(nullptr)},
+            {"rounds", m.rounds},
+            {"steps", m.steps},
+            {"initial_imbalance", m.initial_imbalance},
+            {"final_imbalance", m.final_imbalance},
+            {"final_stddev", m.final_stddev},
+            {"final_spread", m.final_spread},
+            {"load_moved", m.load_moved},
+            {"initial_total", m.initial_total},
+            {"final_total", m.final_total},
+            {"max_conservation_error", m.max_conservation_error}};
+  return j;
+}
+
+json to_json(const RunRecord& r) {
+  json series = {{"round", json::array()}, {"steps", json::array()}, {"imbalance", json::array()}, {"stddev", json::array()},
+                 {"min", json::array()},   {"max", json::array()},   {"mean", json::array()},      {"moved", json::array()}};
+  for (const auto& p : r.result.series) {
+    series["round"].push_back(p.round);
+    series["steps"].push_back(p.steps);
+    series["imbalance"].push_back(p.imbalance);
+    series["stddev"].push_back(p.stddev);
+    series["min"].push_back(p.min);
+    series["max"].push_back(p.max);
+    series["mean"].push_back(p.mean);
+    series["moved"].push_back(p.moved);
+  }
+  json j = {{"nnlb_version", version},
+            {"seed", r.seed},
+            {"scenario", r.scenario},
+            {"topology", r.topology},
+            {"parameters", r.parameters},
+            {"summary", summary_json(r.result.summary)},
+            {"series", series}};
+  if (!r.result.final_load.empty()) j["final_load"] = r.result.final_load;
+  return j;
+}
+
+}  // namespace nnlb

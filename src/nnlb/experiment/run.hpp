@@ -1,0 +1,34 @@
+#pragma once
+// One run of a scenario: builds the topology, initial load, policy and engine from the keys,
+// runs it and returns the result record (docs/result-schema.md).
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "nnlb/engine/result.hpp"
+#include "nnlb/experiment/scenario.hpp"
+
+namespace nnlb {
+
+// Seeds of the random parts of a run, derived from its seed: the topology, the initial load and
+// the engine draw from independent streams.
+struct RunSeeds {
+  std::uint64_t topology, load, engine, platform;
+  explicit RunSeeds(std::uint64_t seed);
+};
+
+struct RunRecord {
+  nlohmann::json scenario;    // every key as run
+  std::uint64_t seed = 0;
+  nlohmann::json topology;    // {"spec", "nodes", "edges", "max_degree", "min_degree", "dims"}
+  nlohmann::json parameters;  // resolved policy parameters: {"alpha": 0.2}
+  RunResult result;
+};
+
+// Throws InputError for bad keys or combinations.
+RunRecord run_scenario(const Scenario& scenario, std::uint64_t seed);
+
+nlohmann::json to_json(const RunRecord& record);
+nlohmann::json summary_json(const RunSummary& summary);
+
+}  // namespace nnlb

@@ -1,0 +1,239 @@
+#include "nnlb/experiment/scenario.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+
+namespace {
+
+using Type = KeyInfo::Type;
+using nlohmann::json;
+
+std::vector<KeyInfo> make_keys() {
+  return {
+      {"name", Type::string, "", "free label of the scenario", {}},
+      {"description", Type::string, "", "free text", {}},
+      {"engine", Type::string, "sync", "engine that runs the policy", {"sync"}},
+      {"topology", Type::string, "torus:8x8", "graph spec (see `nnlb list`)", {}},
+      {"algorithm", Type::string, "fos", "balancing policy (see `nnlb list`)", {}},
+      {"alpha", Type::text_or_number, nullptr, "diffusion parameter: cybenko|adf|boillat|odf|optimal|NUMBER", {}},
+      {"lambda", Type::text_or_number, nullptr, "dimension-exchange parameter: ade|ode|NUMBER", {}},
+      {"beta", Type::text_or_number, nullptr, "SOS parameter: optimal|NUMBER in (0,2)", {}},
+      {"port", Type::string, "all", "communication model: all-port or one-port step accounting", {"all", "one"}},
+      {"invocation", Type::string, "synchronous", "which nodes balance: every node every step, or out-of-band nodes",
+       {"synchronous", "threshold"}},
+      {"threshold.low", Type::number, 200.0, "threshold invocation: balance when load < low", {}},
+      {"threshold.high", Type::number, 800.0, "threshold invocation: balance when load > high", {}},
+      {"load.mode", Type::string, "real", "real (divisible) or integer (indivisible units, transfers rounded down)",
+       {"real", "integer"}},
+      {"load.init", Type::string, "uniform:0,1000", "uniform:LO,HI | single:NODE,TOTAL | random-total:TOTAL | file:PATH | NUMBER", {}},
+      {"workload.kind", Type::string, "static", "static load, or dynamic generation/consumption each step", {"static", "dynamic"}},
+      {"workload.generation_mean", Type::number, 100.0, "dynamic: mean load generated per node per step", {}},
+      {"workload.generation_variance", Type::number, 30.0, "dynamic: variance of the generation (normal)", {}},
+      {"workload.consumption", Type::number, 100.0, "dynamic: load consumed per node per step (at most what it holds)", {}},
+      {"platform.speed", Type::string, "1", "node speeds: NUMBER | uniform:LO,HI | file:PATH", {}},
+      {"platform.latency", Type::number, 5e-5, "link latency in seconds (time-based engines)", {}},
+      {"platform.bandwidth", Type::number, 1.25e8, "link bandwidth in bytes/s (time-based engines)", {}},
+      {"stop.steps", Type::integer, std::int64_t{10000}, "stop after this many communication steps", {}},
+      {"stop.imbalance", Type::number, nullptr, "stop when the imbalance factor nu <= this", {}},
+      {"stop.spread", Type::number, nullptr, "stop when max - min load <= this", {}},
+      {"stop.quiescent", Type::boolean, false, "stop when a whole sweep moves no load", {}},
+      {"seed", Type::integer, std::int64_t{1}, "master seed of all random choices", {}},
+      {"output.series_every", Type::integer, std::int64_t{1}, "record the series every k rounds (0: first and last only)", {}},
+      {"output.final_load", Type::boolean, false, "include every node's final load in the record", {}},
+  };
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+const KeyInfo& key_info(const std::string& key, const std::string& source) {
+  const auto& keys = scenario_keys();
+  const auto it = std::find_if(keys.begin(), keys.end(), [&](const KeyInfo& k) { return k.name == key; });
+  if (it != keys.end()) return *it;
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto& k : keys)
+    if (auto d = edit_distance(key, k.name); d < best_d) best_d = d, best = k.name;
+  throw InputError(source, key, "unknown key" + (best.empty() ? std::string(" (see `nnlb list`)") : " (did you mean '" + best + "'?)"));
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
+void flatten(const toml::table& table, const std::string& prefix, json& out, const std::string& source) {
+  for (const auto& [k, node] : table) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* t = node.as_table()) {
+      flatten(*t, key, out, source);
+    } else if (const auto* s = node.as_string()) {
+      out[key] = s->get();
+    } else if (const auto* i = node.as_integer()) {
+      out[key] = i->get();
+    } else if (const auto* f = node.as_floating_point()) {
+      out[key] = f->get();
+    } else if (const auto* b = node.as_boolean()) {
+      out[key] = b->get();
+    } else if (const auto* a = node.as_array()) {
+      json arr = json::array();
+      for (const auto& el : *a) {
+        if (const auto* s2 = el.as_string()) arr.push_back(s2->get());
+        else if (const auto* i2 = el.as_integer()) arr.push_back(i2->get());
+        else if (const auto* f2 = el.as_floating_point()) arr.push_back(f2->get());
+        else if (const auto* b2 = el.as_boolean()) arr.push_back(b2->get());
+        else throw InputError(source, key, "arrays may hold only strings, numbers and booleans");
+      }
+      out[key] = arr;
+    } else {
+      throw InputError(source, key, "unsupported value type (dates and times are not scenario values)");
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<KeyInfo>& scenario_keys() {
+  static const std::vector<KeyInfo> keys = make_keys();
+  return keys;
+}
+
+json flatten_toml(const std::string& text, const std::string& source) {
+  toml::table table;
+  try {
+    table = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    throw InputError(source + ":" + std::to_string(where.line), {}, "malformed TOML: " + std::string(e.description()));
+  }
+  json out = json::object();
+  flatten(table, "", out, source);
+  return out;
+}
+
+Scenario::Scenario() {
+  for (const auto& k : scenario_keys()) values_[k.name] = k.default_value;
+}
+
+Scenario Scenario::from_toml(const std::string& text, const std::string& source) {
+  Scenario s;
+  s.source_ = source;
+  const json flat = flatten_toml(text, source);
+  for (const auto& [key, value] : flat.items()) s.set(key, value, source);
+  return s;
+}
+
+Scenario Scenario::from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, {}, std::filesystem::exists(path) ? "cannot read scenario file" : "scenario file not found");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  Scenario s = from_toml(buf.str(), path);
+  s.base_dir_ = std::filesystem::absolute(path).parent_path().string();
+  return s;
+}
+
+void Scenario::set(const std::string& key, const json& value, const std::string& source) {
+  const KeyInfo& info = key_info(key, source);
+  auto type_error = [&](const char* want) {
+    throw InputError(source, key, std::string("expected ") + want + ", got " + value.dump());
+  };
+  json v = value;
+  switch (info.type) {
+    case Type::string:
+      if (!v.is_string()) {
+        if (v.is_number()) v = number_text(v.get<double>());  // e.g. platform.speed = 2
+        else type_error("a string");
+      }
+      if (!info.choices.empty() && std::find(info.choices.begin(), info.choices.end(), v.get<std::string>()) == info.choices.end()) {
+        std::string list;
+        for (const auto& c : info.choices) list += (list.empty() ? "" : ", ") + c;
+        throw InputError(source, key, "'" + v.get<std::string>() + "' is not one of: " + list);
+      }
+      break;
+    case Type::number:
+      if (!v.is_number()) type_error("a number");
+      v = v.get<double>();
+      break;
+    case Type::integer:
+      if (v.is_number_float() && v.get<double>() == static_cast<double>(static_cast<std::int64_t>(v.get<double>())))
+        v = static_cast<std::int64_t>(v.get<double>());
+      if (!v.is_number_integer() || v.get<std::int64_t>() < 0) type_error("a non-negative integer");
+      break;
+    case Type::boolean:
+      if (!v.is_boolean()) type_error("true or false");
+      break;
+    case Type::text_or_number:
+      if (!v.is_string() && !v.is_number()) type_error("a name or a number");
+      break;
+  }
+  values_[key] = v;
+  origin_[key] = source;
+}
+
+void Scenario::set_from_text(const std::string& assignment, const std::string& source) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) throw InputError(source, {}, "expected KEY=VALUE, got '" + assignment + "'");
+  const std::string key = assignment.substr(0, eq);
+  const std::string value = assignment.substr(eq + 1);
+  json parsed = value;
+  try {
+    const auto flat = flatten_toml("v = " + value, source);
+    if (flat.contains("v")) parsed = flat["v"];
+  } catch (const InputError&) {
+    // Not a TOML value: take the text as a string (mesh:4x4, uniform:0,1000, ...).
+  }
+  set(key, parsed, source);
+}
+
+const json& Scenario::get(const std::string& key) const {
+  const auto it = values_.find(key);
+  if (it == values_.end()) throw std::logic_error("scenario key not registered: " + key);
+  return it->second;
+}
+
+std::string Scenario::text(const std::string& key) const {
+  const json& v = get(key);
+  if (v.is_null()) return {};
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number()) return number_text(v.get<double>());
+  return v.dump();
+}
+
+double Scenario::number(const std::string& key) const { return get(key).get<double>(); }
+std::int64_t Scenario::integer(const std::string& key) const { return get(key).get<std::int64_t>(); }
+bool Scenario::boolean(const std::string& key) const { return get(key).get<bool>(); }
+std::optional<double> Scenario::optional_number(const std::string& key) const {
+  const json& v = get(key);
+  return v.is_null() ? std::nullopt : std::optional<double>(v.get<double>());
+}
+
+json Scenario::to_json() const {
+  json out = json::object();
+  for (const auto& [k, v] : values_) out[k] = v;
+  return out;
+}
+
+}  // namespace nnlb

@@ -1,0 +1,242 @@
+#include "nnlb/experiment/study.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "nnlb/experiment/plot.hpp"
+#include "nnlb/util/atomic_file.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+
+using nlohmann::json;
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, {}, "study file not found");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+std::string string_or(const json& flat, const std::string& key, const std::string& fallback) {
+  return flat.contains(key) ? flat[key].get<std::string>() : fallback;
+}
+
+std::string label_of(const json& record, const std::vector<std::string>& group) {
+  std::string label;
+  for (const auto& g : group) {
+    const json v = record_field(record, g);
+    label += (label.empty() ? "" : " ") + (v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return label.empty() ? "all" : label;
+}
+
+double as_number(const json& v, const std::string& field, const std::string& where) {
+  if (v.is_number()) return v.get<double>();
+  throw InputError(where, field, "is not a number in the records (" + v.dump() + ")");
+}
+
+}  // namespace
+
+json record_field(const json& record, const std::string& path) {
+  const auto dot = path.find('.');
+  const std::string section = path.substr(0, dot);
+  if (!record.contains(section)) return nullptr;
+  if (dot == std::string::npos) return record[section];
+  const std::string key = path.substr(dot + 1);
+  const json& sec = record[section];
+  return sec.is_object() && sec.contains(key) ? sec[key] : json(nullptr);
+}
+
+PowerFit fit_power_law(const std::vector<double>& x, const std::vector<double>& y) {
+  PowerFit f;
+  const std::size_t n = x.size();
+  if (n < 2) return f;
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < n; ++i) mx += std::log(x[i]), my += std::log(y[i]);
+  mx /= static_cast<double>(n), my /= static_cast<double>(n);
+  double sxx = 0, sxy = 0, syy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double dx = std::log(x[i]) - mx, dy = std::log(y[i]) - my;
+    sxx += dx * dx, sxy += dx * dy, syy += dy * dy;
+  }
+  if (sxx == 0) return f;
+  f.exponent = sxy / sxx;
+  f.coefficient = std::exp(my - f.exponent * mx);
+  f.r2 = syy > 0 ? sxy * sxy / (sxx * syy) : 1.0;
+  return f;
+}
+
+Study load_study(const std::string& path, const std::string& name, bool quick) {
+  const json flat = flatten_toml(read_text(path), path);
+  Study st;
+  st.name = name;
+  json base = json::object(), sweep = json::object(), study = json::object(), overrides = json::object();
+  std::map<std::string, json> plots;
+  for (const auto& [key, value] : flat.items()) {
+    const auto dot = key.find('.');
+    const std::string section = key.substr(0, dot), rest = dot == std::string::npos ? "" : key.substr(dot + 1);
+    if (section == "base") base[rest] = value;
+    else if (section == "sweep") sweep[rest] = value;
+    else if (section == "study") study[rest] = value;
+    else if (section == "quick") overrides[rest] = value;
+    else if (section == "plot") {
+      // [plot.NAME] tables: "plot.fig2.kind" -> plots["fig2"]["kind"]
+      const auto dot2 = rest.find('.');
+      if (dot2 == std::string::npos) throw InputError(path, key, "plots are tables [plot.NAME]");
+      plots[rest.substr(0, dot2)][rest.substr(dot2 + 1)] = value;
+    } else {
+      throw InputError(path, key, "unknown section (study, base, sweep, quick, plot.NAME)");
+    }
+  }
+  if (quick)
+    for (const auto& [k, v] : overrides.items()) {
+      const auto dot = k.find('.');
+      const std::string section = k.substr(0, dot), rest = k.substr(dot + 1);
+      if (section == "sweep") sweep[rest] = v;
+      else if (section == "study") study[rest] = v;
+      else if (section == "base") base[rest] = v;
+      else throw InputError(path, "quick." + k, "quick overrides study.*, sweep.* or base.*");
+    }
+  st.title = string_or(study, "title", name);
+  st.claim = string_or(study, "claim", "");
+  for (const auto& [k, v] : study.items()) {
+    if (k == "title" || k == "claim") continue;
+    if (k == "repeat") st.sweep.repeat = v.get<std::uint64_t>();
+    else if (k == "seed") st.sweep.master_seed = v.get<std::uint64_t>();
+    else if (k == "keep_series") st.sweep.keep_series = v.get<bool>();
+    else throw InputError(path, "study." + k, "unknown key (title, claim, repeat, seed, keep_series)");
+  }
+  st.sweep.base = Scenario::from_toml("", path);
+  st.sweep.base.set_base_dir(std::filesystem::absolute(path).parent_path().string());
+  for (const auto& [k, v] : base.items()) st.sweep.base.set(k, v, path + " [base]");
+  for (const auto& [k, v] : sweep.items()) {
+    if (!v.is_array() || v.empty()) throw InputError(path, "sweep." + k, "expected a non-empty list of values");
+    for (const auto& value : v) Scenario(st.sweep.base).set(k, value, path + " [sweep]");  // type check now
+    st.sweep.axes.push_back({k, std::vector<json>(v.begin(), v.end())});
+  }
+  for (const auto& [id, p] : plots) {
+    PlotSpec ps;
+    ps.file = id;
+    for (const auto& [k, v] : p.items()) {
+      if (k == "kind") ps.kind = v.get<std::string>();
+      else if (k == "x") ps.x = v.get<std::string>();
+      else if (k == "y") ps.y = v.get<std::string>();
+      else if (k == "group") ps.group = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
+      else if (k == "title") ps.title = v.get<std::string>();
+      else if (k == "xlabel") ps.xlabel = v.get<std::string>();
+      else if (k == "ylabel") ps.ylabel = v.get<std::string>();
+      else if (k == "logx") ps.logx = v.get<bool>();
+      else if (k == "logy") ps.logy = v.get<bool>();
+      else if (k == "x_max") ps.x_max = v.get<double>();
+      else throw InputError(path, "plot." + id + "." + k, "unknown plot key");
+    }
+    if (ps.kind != "lines" && ps.kind != "series" && ps.kind != "fit")
+      throw InputError(path, "plot." + id + ".kind", "must be lines, series or fit");
+    if (ps.x.empty() || ps.y.empty()) throw InputError(path, "plot." + id, "needs x and y");
+    if (ps.kind == "series") st.sweep.keep_series = true;
+    st.plots.push_back(std::move(ps));
+  }
+  return st;
+}
+
+StudyOutput run_study(const Study& study, const std::string& out_dir, int threads, const SweepProgress& progress) {
+  std::filesystem::create_directories(out_dir);
+  const std::vector<json> records = run_sweep(study.sweep, threads, progress);
+  StudyOutput out;
+  out.tables = json::object();
+  const std::string stem = std::filesystem::path(study.name).filename().string();
+
+  for (const auto& ps : study.plots) {
+    Chart chart{ps.title.empty() ? study.title : ps.title, ps.xlabel.empty() ? ps.x : ps.xlabel,
+                ps.ylabel.empty() ? ps.y : ps.ylabel, ps.logx || ps.kind == "fit", ps.logy || ps.kind == "fit", {}, {}};
+    std::string csv;
+    json rows = json::array();
+    // label -> x -> samples (kept in first-seen order of labels)
+    std::vector<std::string> labels;
+    std::map<std::string, std::map<double, std::vector<double>>> data;
+    std::map<std::string, std::size_t> runs, missing;
+    for (const auto& r : records) {
+      const std::string label = label_of(r, ps.group);
+      if (!data.count(label)) labels.push_back(label);
+      auto& by_x = data[label];
+      ++runs[label];
+      if (ps.kind == "series") {
+        const auto& s = r["series"];
+        for (std::size_t i = 0; i < s[ps.x].size(); ++i) {
+          const double x = s[ps.x][i].get<double>();
+          if (ps.x_max > 0 && x > ps.x_max) break;
+          by_x[x].push_back(s[ps.y][i].get<double>());
+        }
+      } else {
+        const json y = record_field(r, ps.y);
+        const double x = as_number(record_field(r, ps.x), ps.x, study.name);
+        if (y.is_null()) ++missing[label];  // e.g. never balanced within stop.steps
+        else by_x[x].push_back(as_number(y, ps.y, study.name));
+      }
+    }
+    csv = "group,x,mean,min,max,samples\n";
+    json fits = json::array();
+    for (const auto& label : labels) {
+      ChartSeries cs;
+      cs.label = label;
+      for (const auto& [x, ys] : data[label]) {
+        double sum = 0, lo = ys.front(), hi = ys.front();
+        for (double y : ys) sum += y, lo = std::min(lo, y), hi = std::max(hi, y);
+        const double mean = sum / static_cast<double>(ys.size());
+        cs.x.push_back(x);
+        cs.y.push_back(mean);
+        csv += fmt::format("\"{}\",{:.10g},{:.10g},{:.10g},{:.10g},{}\n", label, x, mean, lo, hi, ys.size());
+        rows.push_back({{"group", label}, {"x", x}, {"mean", mean}, {"min", lo}, {"max", hi}, {"samples", ys.size()}});
+      }
+      if (ps.kind == "series") cs.style = "lines";
+      if (ps.kind == "fit" && cs.x.size() >= 2) {
+        const PowerFit f = fit_power_law(cs.x, cs.y);
+        fits.push_back({{"group", label}, {"exponent", f.exponent}, {"coefficient", f.coefficient}, {"r2", f.r2}});
+        cs.label = fmt::format("{} (slope {:.2f})", label, f.exponent);
+        cs.style = "points";
+        ChartSeries line;
+        line.label = "";
+        line.style = "lines dt 2";
+        line.x = {cs.x.front(), cs.x.back()};
+        line.y = {f.coefficient * std::pow(cs.x.front(), f.exponent), f.coefficient * std::pow(cs.x.back(), f.exponent)};
+        chart.series.push_back(cs);
+        chart.series.push_back(line);
+        continue;
+      }
+      chart.series.push_back(std::move(cs));
+    }
+    for (const auto& [label, n] : missing)
+      if (n) rows.push_back({{"group", label}, {"unbalanced_runs", n}, {"runs", runs[label]}});
+    if (ps.kind == "fit") {
+      csv += "\ngroup,exponent,coefficient,r2\n";
+      for (const auto& f : fits)
+        csv += fmt::format("\"{}\",{:.4f},{:.6g},{:.4f}\n", f["group"].get<std::string>(), f["exponent"].get<double>(),
+                           f["coefficient"].get<double>(), f["r2"].get<double>());
+    }
+    const std::string base = (std::filesystem::path(out_dir) / ps.file).string();
+    write_file_atomic(base + ".csv", csv);
+    render_chart(chart, base + ".png");
+    out.files.push_back(base + ".csv");
+    out.files.push_back(base + ".png");
+    out.tables[ps.file] = {{"rows", rows}};
+    if (ps.kind == "fit") out.tables[ps.file]["fits"] = fits;
+  }
+  const std::string all = (std::filesystem::path(out_dir) / (stem + ".json")).string();
+  write_file_atomic(all, json{{"study", study.name}, {"title", study.title}, {"claim", study.claim}, {"tables", out.tables},
+                              {"records", records}}
+                             .dump() +
+                             "\n");
+  out.files.push_back(all);
+  return out;
+}
+
+}  // namespace nnlb

@@ -1,0 +1,55 @@
+#pragma once
+// A study regenerates one figure or table of a paper: a sweep (file sections [base] and [sweep]),
+// how to reduce its records to chart data ([[plot]]), and the text that goes beside it
+// ([study]). `nnlb reproduce NAME` runs scenarios/NAME.toml. A [quick] section overrides
+// [study] and [sweep] entries for the reduced run used by tests.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "nnlb/experiment/sweep.hpp"
+
+namespace nnlb {
+
+struct PlotSpec {
+  std::string kind = "lines";      // lines: y against x per group; series: y over a per-run series;
+                                   // fit: lines on log-log axes with a least-squares exponent per group
+  std::string x, y;                // record fields: "topology.k", "summary.steps_to_balance"; for
+                                   // kind "series", columns of the series: "steps", "imbalance"
+  std::vector<std::string> group;  // fields whose values split the data into labelled lines
+  std::string file;                // output stem: FILE.csv, FILE.png, FILE.gp
+  std::string title, xlabel, ylabel;
+  bool logx = false, logy = false;
+  double x_max = 0;                // kind "series": drop points beyond this x (0: keep all)
+};
+
+struct Study {
+  std::string name;   // "xu1995/fig2"
+  std::string title;
+  std::string claim;  // the paper's statement this study checks
+  SweepSpec sweep;
+  std::vector<PlotSpec> plots;
+};
+
+Study load_study(const std::string& path, const std::string& name, bool quick);
+
+struct StudyOutput {
+  std::vector<std::string> files;  // written, in order
+  nlohmann::json tables;           // per plot: the reduced rows (and fitted exponents for "fit")
+};
+
+// Runs the sweep, writes NAME.json (all records), one CSV + PNG + .gp per plot into `out_dir`.
+StudyOutput run_study(const Study& study, const std::string& out_dir, int threads, const SweepProgress& progress = {});
+
+// Field lookup in a record: "summary.steps_to_balance" -> record["summary"]["steps_to_balance"];
+// the first dot splits section from key, so "scenario.load.init" works. Null if absent.
+nlohmann::json record_field(const nlohmann::json& record, const std::string& path);
+
+// Least-squares fit of log y = c + e log x; returns {e, c, r2}.
+struct PowerFit {
+  double exponent = 0, coefficient = 0, r2 = 0;
+};
+PowerFit fit_power_law(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace nnlb

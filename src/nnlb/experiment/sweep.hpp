@@ -1,0 +1,40 @@
+#pragma once
+// Parameter sweeps: the Cartesian product of value lists over scenario keys, each point run
+// `repeat` times with seeds master, master+1, ... (the same seeds at every point: common random
+// numbers, so algorithms are compared on the same initial loads). Points run on a thread pool;
+// records come back in (point, repeat) order whatever the thread count.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "nnlb/experiment/scenario.hpp"
+
+namespace nnlb {
+
+struct SweepAxis {
+  std::string key;
+  std::vector<nlohmann::json> values;
+};
+
+struct SweepSpec {
+  Scenario base;
+  std::vector<SweepAxis> axes;
+  std::uint64_t repeat = 1;
+  std::uint64_t master_seed = 1;
+  bool keep_series = false;  // keep every run's series (else dropped to save memory)
+};
+
+// Point p's key values, in axis order; the last axis varies fastest.
+std::vector<std::vector<std::pair<std::string, nlohmann::json>>> sweep_points(const SweepSpec& spec);
+
+using SweepProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// Runs every point and repeat; each record gets "point" ({key: value}) and "repeat". Unknown keys
+// and ill-typed values in the axes are reported before anything runs; the first run that fails
+// stops the sweep and its error is rethrown. threads = 0 uses all cores.
+std::vector<nlohmann::json> run_sweep(const SweepSpec& spec, int threads, const SweepProgress& progress = {});
+
+}  // namespace nnlb

@@ -1,0 +1,33 @@
+#include "nnlb/util/atomic_file.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  const std::filesystem::path target(path);
+  const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir)) throw InputError(path, {}, "output folder does not exist");
+  const std::string tmp = (dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()))).string();
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path, {}, "cannot write output file");
+    out << content;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw InputError(path, {}, "error while writing output file");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError(path, {}, "cannot move output file into place");
+  }
+}
+
+}  // namespace nnlb
