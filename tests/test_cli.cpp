@@ -1,0 +1,141 @@
+// The nnlb command: golden output, the result record, and bad input (one line naming the file and
+// key, exit status 2, no output file).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Outcome nnlb(const std::string& args) {
+  const fs::path err = fs::temp_directory_path() / ("nnlb-cli-err-" + std::to_string(::getpid()));
+  const std::string cmd = std::string(NNLB_BINARY) + " " + args + " 2>" + err.string();
+  Outcome o;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) o.out.append(buf.data(), n);
+  const int raw = ::pclose(pipe);
+  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  o.err = slurp(err);
+  fs::remove(err);
+  return o;
+}
+
+const std::string data = NNLB_TEST_DATA;
+
+TEST(Cli, GoldenIntegerSeriesOnALine) {
+  // Hand-checked: alpha = 1/3 on a line of 4; {400,0,0,0} -> {267,133,0,0} -> {223,133,44,0}.
+  const auto o = nnlb("run --set topology=line:4 --set load.init=single:0,400 --set stop.steps=3 --set load.mode=integer --format csv");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, slurp(data + "/golden/line4-integer.csv"));
+}
+
+TEST(Cli, SetAloneRunsOnDefaultsAndRecordHasTheSchema) {
+  const auto o = nnlb("run --set stop.imbalance=1 --format json");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  for (const char* k : {"nnlb_version", "seed", "scenario", "topology", "parameters", "summary", "series"}) EXPECT_TRUE(j.contains(k)) << k;
+  for (const char* k : {"steps_to_balance", "final_imbalance", "load_moved"}) EXPECT_TRUE(j["summary"].contains(k)) << k;
+  EXPECT_EQ(j["scenario"]["topology"], "torus:8x8");
+  EXPECT_EQ(j["scenario"]["stop.imbalance"], 1.0);
+  EXPECT_LE(j["summary"]["final_imbalance"].get<double>(), 1.0);
+  EXPECT_EQ(j["series"]["round"].size(), j["series"]["imbalance"].size());
+}
+
+TEST(Cli, RepeatGivesRunsWithConsecutiveSeedsAndAggregate) {
+  const auto o = nnlb("run --set topology=mesh:4x4 --set stop.imbalance=1 --repeat 3 --seed 10 --format json");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  EXPECT_EQ(j["runs"][2]["seed"], 12);
+  EXPECT_EQ(j["aggregate"]["runs"], 3);
+  EXPECT_NE(j["runs"][0]["summary"]["initial_imbalance"], j["runs"][1]["summary"]["initial_imbalance"]);
+}
+
+TEST(Cli, SameSeedSameRecord) {
+  const std::string args = "run --set topology=random-regular:200,3 --set algorithm=ade --set stop.steps=50 --format json --seed 4";
+  const auto a = nnlb(args), b = nnlb(args + " --threads 1");
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(Cli, OutWritesTheFileAndPrintsTheTable) {
+  const fs::path out = fs::temp_directory_path() / "nnlb-cli-out.json";
+  fs::remove(out);
+  const auto o = nnlb("run --set topology=ring:8 --set stop.steps=5 --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("stopped by steps"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(slurp(out))["summary"]["steps"], 5);
+  fs::remove(out);
+}
+
+struct BadCase {
+  std::string args;
+  std::string expect;  // must appear in the one error line
+};
+
+TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
+  const std::vector<BadCase> cases = {
+      {"run --set alpah=0.3", "--set alpah: key 'alpah': unknown key (did you mean 'alpha'?)"},
+      {"run --set alpha=1.5", "key 'alpha': must be in (0, 1)"},
+      {"run --set alpha=-0.2", "key 'alpha'"},
+      {"run --set algorithm=magic", "key 'algorithm': unknown algorithm 'magic'"},
+      {"run --set topology=complete:5 --set algorithm=odf", "key 'alpha': 'odf' is defined only on meshes, tori and hypercubes"},
+      {"run --set topology=p2p:30 --set algorithm=ode", "key 'lambda': 'ode' is defined only on meshes"},
+      {"run --set algorithm=ade --set lambda=0.3", "key 'lambda': is fixed by algorithm 'ade'"},
+      {"run --set port=two", "key 'port': 'two' is not one of: all, one"},
+      {"run --set stop.steps=-4", "key 'stop.steps': expected a non-negative integer"},
+      {"run --set load.init=uniform:5", "key 'load.init'"},
+      {"run --set load.mode=integer --set load.init=uniform:0.5,3", "key 'load.init'"},
+      {"run --set topology=mesh:1x4", "key 'topology': topology 'mesh:1x4': every dimension needs at least 2 nodes"},
+      {"run --set topology=file:/nonexistent/graph.txt", "/nonexistent/graph.txt: key 'topology': cannot open graph file"},
+      {"run --set invocation=threshold --set threshold.low=900", "key 'threshold.low': must not exceed threshold.high"},
+      {"run " + data + "/bad-syntax.toml", data + "/bad-syntax.toml:2: malformed TOML"},
+      {"run " + data + "/odf-on-star.toml", data + "/odf-on-star.toml: key 'alpha'"},
+      {"run " + data + "/no-such-file.toml", "no-such-file.toml: scenario file not found"},
+      {"run --format xml", "--format"},
+      {"run --repeat 0", "--repeat"},
+      {"reproduce no/such-study", "no study 'no/such-study'"},
+  };
+  const fs::path out = fs::temp_directory_path() / "nnlb-cli-bad.json";
+  for (const auto& c : cases) {
+    fs::remove(out);
+    const bool run = c.args.starts_with("run");
+    const auto o = nnlb(run ? c.args + " --out " + out.string() : c.args);
+    EXPECT_EQ(o.status, 2) << c.args;
+    EXPECT_NE(o.err.find(c.expect), std::string::npos) << c.args << "\n  stderr: " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << c.args << "\n  stderr: " << o.err;
+    EXPECT_TRUE(o.out.empty()) << c.args;
+    EXPECT_FALSE(fs::exists(out)) << c.args;
+  }
+}
+
+TEST(Cli, ListNamesEveryTopologyPolicyAndKey) {
+  const auto o = nnlb("list");
+  ASSERT_EQ(o.status, 0);
+  for (const char* s : {"random-regular:N,D", "p2p:N", "kary:K,N", "sos", "ode", "load.mode", "stop.quiescent", "threshold.low"})
+    EXPECT_NE(o.out.find(s), std::string::npos) << s;
+}
+
+}  // namespace
