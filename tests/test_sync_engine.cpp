@@ -262,3 +262,20 @@ TEST(SyncEngine, StopRules) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(SyncEngine, DeSweepCountedAsOneStepDoesTheSameExchanges) {
+  const auto c = make_case("mesh:6x6", "ade");
+  const auto w0 = random_loads(36, 12);
+  SyncOptions per_class = steps(3 * c.coloring.num_colors), per_sweep = steps(3);
+  per_sweep.de_sweep_is_one_step = true;
+  const auto a = run(c, LoadMode::real, w0, per_class), b = run(c, LoadMode::real, w0, per_sweep);
+  EXPECT_EQ(a.final_load, b.final_load);
+  EXPECT_EQ(a.summary.steps, 12u);
+  EXPECT_EQ(b.summary.steps, 3u);
+}
+
+}  // namespace
+}  // namespace nnlb

@@ -39,6 +39,7 @@ void require(bool ok, const Scenario& s, const std::string& key, const std::stri
 SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   SyncOptions o;
   o.port = s.text("port") == "one" ? Port::one : Port::all;
+  o.de_sweep_is_one_step = s.text("de.sweep_cost") == "one";
   if (s.text("invocation") == "threshold") {
     o.invocation.kind = Invocation::Kind::threshold;
     o.invocation.low = s.number("threshold.low");

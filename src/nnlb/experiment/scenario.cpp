@@ -28,6 +28,8 @@ std::vector<KeyInfo> make_keys() {
       {"lambda", Type::text_or_number, nullptr, "dimension-exchange parameter: ade|ode|NUMBER", {}},
       {"beta", Type::text_or_number, nullptr, "SOS parameter: optimal|NUMBER in (0,2)", {}},
       {"port", Type::string, "all", "communication model: all-port or one-port step accounting", {"all", "one"}},
+      {"de.sweep_cost", Type::string, "colours",
+       "dimension exchange: each colour class costs a step, or a whole sweep costs one step", {"colours", "one"}},
       {"invocation", Type::string, "synchronous", "which nodes balance: every node every step, or out-of-band nodes",
        {"synchronous", "threshold"}},
       {"threshold.low", Type::number, 200.0, "threshold invocation: balance when load < low", {}},

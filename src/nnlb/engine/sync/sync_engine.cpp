@@ -43,7 +43,8 @@ class SyncRun {
       next_net_.assign(g_.num_slots(), L{0});
     }
     if (opt.invocation.kind == Invocation::Kind::threshold) active_.assign(g_.num_nodes(), 0);
-    rounds_per_sweep_ = matching_ ? coloring_->num_colors : 1;
+    classes_per_round_ = matching_ && opt.de_sweep_is_one_step ? coloring_->num_colors : 1;
+    rounds_per_sweep_ = matching_ && !opt.de_sweep_is_one_step ? coloring_->num_colors : 1;
     cost_per_round_ = matching_ || opt.port == Port::all ? 1 : g_.max_degree();
   }
 
@@ -65,7 +66,10 @@ class SyncRun {
         if (sum.balanced) sum.steps_to_balance = steps;
         break;
       }
-      const double moved = fused_ ? fused_round(round) : per_node_round(round);
+      double moved = 0;
+      if (fused_) moved = fused_round(round);
+      else
+        for (std::uint64_t c = 0; c < classes_per_round_; ++c) moved += per_node_round(round * classes_per_round_ + c);
       ++round;
       steps += cost_per_round_;
       if (opt_.workload.kind == Workload::Kind::dynamic)
@@ -146,6 +150,7 @@ class SyncRun {
   // General path: builds each node's local view, runs the policy, then applies all transfers.
   double per_node_round(std::uint64_t round) {
     const std::uint32_t color = matching_ ? static_cast<std::uint32_t>(round % coloring_->num_colors) : 0;
+    const std::uint64_t sweep = round / (rounds_per_sweep_ * classes_per_round_);
     const bool threshold = !active_.empty();
     if (threshold)
       for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t) {
@@ -185,7 +190,7 @@ class SyncRun {
         view.degree = g_.degree(i);
         view.load = static_cast<double>(w_[i]);
         view.speed = platform_.node_speed(i);
-        view.step = round / rounds_per_sweep_;
+        view.step = sweep;
         view.neighbors = nbs;
         view.rng = &rng;
         policy_.decide(view, transfers);
@@ -246,7 +251,8 @@ class SyncRun {
   const LinearPolicy* linear_;
   bool matching_ = false;
   bool fused_ = false;
-  std::uint64_t rounds_per_sweep_ = 1;
+  std::uint64_t rounds_per_sweep_ = 1;   // rounds in one dimension-exchange sweep
+  std::uint64_t classes_per_round_ = 1;  // colour classes done in one round
   std::uint64_t cost_per_round_ = 1;
   std::uint64_t round_ = 0, steps_ = 0;
   std::vector<L> w_, next_, out_, prev_out_, net_, next_net_;

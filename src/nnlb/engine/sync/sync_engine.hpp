@@ -42,6 +42,10 @@ struct StopRule {
 
 struct SyncOptions {
   Port port = Port::all;
+  // Dimension exchange: each colour class costs one step (Xu's stated accounting), or a whole
+  // sweep of all classes, done in sequence, counts as one step (the reading under which Xu's
+  // Fig. 3 ordering appears; see docs/reproductions/xu1995.md).
+  bool de_sweep_is_one_step = false;
   Invocation invocation;
   Workload workload;
   StopRule stop;
