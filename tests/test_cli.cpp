@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -136,6 +137,26 @@ TEST(Cli, ListNamesEveryTopologyPolicyAndKey) {
   ASSERT_EQ(o.status, 0);
   for (const char* s : {"random-regular:N,D", "p2p:N", "kary:K,N", "sos", "ode", "load.mode", "stop.quiescent", "threshold.low"})
     EXPECT_NE(o.out.find(s), std::string::npos) << s;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Cli, AnalyzeGivesTheClosedFormGammaAndEq7Steps) {
+  // Ring of 16, alpha = 1/3: gamma = 1 - (1/3)(2 - 2 cos(2 pi / 16)) (Laplacian eigenvalues 2 - 2cos(2 pi j / n)).
+  const auto o = nnlb("analyze --set topology=ring:16 --set alpha=0.3333333333333333 --initial-imbalance 1e6 --format json");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  const double gamma = 1 - (2 - 2 * std::cos(2 * M_PI / 16)) / 3;
+  EXPECT_NEAR(j["gamma_per_iteration"].get<double>(), gamma, 1e-12);
+  EXPECT_EQ(j["predicted_steps"].get<double>(), std::ceil(std::log(1.0 / 1e6) / (2 * std::log(gamma))));
+}
+
+TEST(Cli, AnalyzeRefusesWhatItCannotAnalyze) {
+  const auto o = nnlb("analyze --set topology=star:5 --set algorithm=ode");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("key 'lambda'"), std::string::npos) << o.err;
 }
 
 }  // namespace
