@@ -19,7 +19,8 @@ struct EdgeColoring {
 
 // Dimension-and-parity colouring of a mesh or torus: the edge between coordinates x and x+1
 // along dimension d gets colour 2d + (x mod 2); the wrap-around edge of an odd torus dimension
-// gets a third colour of its own. 2n colours on meshes and even tori, as Xu counts.
+// gets a third colour of its own. 2n colours on meshes and even tori with sides > 2, as Xu counts;
+// a side of 2 needs one colour (so a hypercube of dimension n uses n).
 EdgeColoring grid_edge_coloring(const Topology& topo);
 
 // Misra–Gries colouring of any simple graph with at most max degree + 1 colours.

@@ -15,8 +15,10 @@ std::uint32_t GridShape::k_max() const { return dims.empty() ? 0 : *std::max_ele
 
 Graph make_grid(const GridShape& shape) {
   std::uint64_t count = 1;
-  for (auto k : shape.dims) count *= k;
-  if (count > 0xffffffffULL) throw InputError("grid has more than 2^32 nodes");
+  for (auto k : shape.dims) {
+    count *= k;
+    if (count >= 0xffffffffULL) throw InputError("grid has 2^32 nodes or more");
+  }
   const auto n = static_cast<NodeId>(count);
   std::vector<std::pair<NodeId, NodeId>> edges;
   std::vector<std::uint64_t> stride(shape.dims.size(), 1);
@@ -92,6 +94,7 @@ Topology make_topology(std::string_view spec, std::uint64_t seed, const std::str
   } else if (name == "complete" || name == "star") {
     const auto n = node_count(args_list(1)[0]);
     if (n < 2) throw InputError(what + ": needs at least 2 nodes");
+    if (name == "complete" && n > 50000) throw InputError(what + ": at most 50000 nodes (N^2/2 edges)");
     std::vector<std::pair<NodeId, NodeId>> edges;
     for (NodeId i = 0; i < n; ++i)
       for (NodeId j = i + 1; j < (name == "star" ? (i == 0 ? n : 0) : n); ++j) edges.emplace_back(i, j);
