@@ -2,11 +2,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "commands.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/progress.hpp"
 
 namespace nnlb::cli {
 
@@ -18,6 +18,7 @@ struct ReproduceOptions {
   std::string name;
   bool quick = false;
   bool list = false;
+  bool quiet = false;
   std::string out_dir = "results/reproductions";
   int threads = 0;
 };
@@ -52,13 +53,11 @@ int reproduce(const ReproduceOptions& o) {
     throw InputError("reproduce", {}, "no study '" + o.name + "' in " + dir.string() + " (`nnlb reproduce --list`)");
   const Study study = load_study(file.string(), o.name, o.quick);
   const fs::path out = fs::path(o.out_dir) / o.name;
-  const bool tty = ::isatty(STDERR_FILENO);
-  const auto progress = [&](std::size_t done, std::size_t total) {
-    if (tty) fmt::print(stderr, "\r{}: {}/{} runs", o.name, done, total);
-    else if (done == total || done % std::max<std::size_t>(1, total / 10) == 0) fmt::print(stderr, "{}: {}/{} runs\n", o.name, done, total);
-    if (tty && done == total) fmt::print(stderr, "\n");
-  };
-  const StudyOutput result = run_study(study, out.string(), o.threads, progress);
+  Progress bar(o.name, o.quiet ? Progress::Mode::quiet : Progress::Mode::automatic);
+  SweepRun how;
+  how.threads = o.threads;
+  how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+  const StudyOutput result = run_study(study, out.string(), how);
   fmt::print("{}\n", study.title);
   if (!study.claim.empty()) fmt::print("paper: {}\n", study.claim);
   for (const auto& [plot, table] : result.tables.items())
@@ -77,6 +76,7 @@ Action add_reproduce(CLI::App& app) {
   app.add_option("name", o->name, "study to run, e.g. xu1995/fig2 (see --list)");
   app.add_flag("--quick", o->quick, "reduced sizes (the study's [quick] section), as used by the tests");
   app.add_flag("--list", o->list, "list the available studies");
+  app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_option("--out-dir", o->out_dir, "output folder (default results/reproductions)");
   app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")
       ->check(CLI::NonNegativeNumber);

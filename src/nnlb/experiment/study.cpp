@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "nnlb/experiment/plot.hpp"
+#include "nnlb/experiment/store.hpp"
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -148,94 +149,98 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
   return st;
 }
 
-StudyOutput run_study(const Study& study, const std::string& out_dir, int threads, const SweepProgress& progress) {
+json write_plot(const PlotSpec& ps, const std::vector<json>& records, const std::string& out_dir, const std::string& default_title,
+                const std::string& image_ext) {
+  Chart chart{ps.title.empty() ? default_title : ps.title, ps.xlabel.empty() ? ps.x : ps.xlabel,
+              ps.ylabel.empty() ? ps.y : ps.ylabel, ps.logx || ps.kind == "fit", ps.logy || ps.kind == "fit", {}, {}};
+  json rows = json::array();
+  // label -> x -> samples (labels kept in first-seen order)
+  std::vector<std::string> labels;
+  std::map<std::string, std::map<double, std::vector<double>>> data;
+  std::map<std::string, std::size_t> runs, missing;
+  for (const auto& r : records) {
+    const std::string label = label_of(r, ps.group);
+    if (!data.count(label)) labels.push_back(label);
+    auto& by_x = data[label];
+    ++runs[label];
+    if (ps.kind == "series") {
+      if (!r.contains("series")) throw InputError(out_dir, ps.file, "records hold no series (the sweep dropped them)");
+      const auto& s = r["series"];
+      if (!s.contains(ps.x) || !s.contains(ps.y)) throw InputError(out_dir, ps.file, "series has no column '" + ps.x + "' or '" + ps.y + "'");
+      for (std::size_t i = 0; i < s[ps.x].size(); ++i) {
+        const double x = s[ps.x][i].get<double>();
+        if (ps.x_max > 0 && x > ps.x_max) break;
+        by_x[x].push_back(s[ps.y][i].get<double>());
+      }
+    } else {
+      const json y = record_field(r, ps.y);
+      const double x = as_number(record_field(r, ps.x), ps.x, ps.file);
+      if (y.is_null()) ++missing[label];  // e.g. never balanced within stop.steps
+      else by_x[x].push_back(as_number(y, ps.y, ps.file));
+    }
+  }
+  std::string csv = "group,x,mean,min,max,samples\n";
+  json fits = json::array();
+  for (const auto& label : labels) {
+    ChartSeries cs;
+    cs.label = label;
+    for (const auto& [x, ys] : data[label]) {
+      double sum = 0, lo = ys.front(), hi = ys.front();
+      for (double y : ys) sum += y, lo = std::min(lo, y), hi = std::max(hi, y);
+      const double mean = sum / static_cast<double>(ys.size());
+      cs.x.push_back(x);
+      cs.y.push_back(mean);
+      csv += fmt::format("\"{}\",{:.10g},{:.10g},{:.10g},{:.10g},{}\n", label, x, mean, lo, hi, ys.size());
+      rows.push_back({{"group", label}, {"x", x}, {"mean", mean}, {"min", lo}, {"max", hi}, {"samples", ys.size()}});
+    }
+    if (ps.kind == "series") cs.style = "lines";
+    if (ps.kind == "fit" && cs.x.size() >= 2) {
+      const PowerFit f = fit_power_law(cs.x, cs.y);
+      fits.push_back({{"group", label}, {"exponent", f.exponent}, {"coefficient", f.coefficient}, {"r2", f.r2}});
+      cs.label = fmt::format("{} (slope {:.2f})", label, f.exponent);
+      cs.style = "points";
+      ChartSeries line;
+      line.style = "lines dt 2";
+      line.x = {cs.x.front(), cs.x.back()};
+      line.y = {f.coefficient * std::pow(cs.x.front(), f.exponent), f.coefficient * std::pow(cs.x.back(), f.exponent)};
+      chart.series.push_back(cs);
+      chart.series.push_back(line);
+      continue;
+    }
+    chart.series.push_back(std::move(cs));
+  }
+  for (const auto& [label, n] : missing)
+    if (n) rows.push_back({{"group", label}, {"unbalanced_runs", n}, {"runs", runs[label]}});
+  if (ps.kind == "fit") {
+    csv += "\ngroup,exponent,coefficient,r2\n";
+    for (const auto& f : fits)
+      csv += fmt::format("\"{}\",{:.4f},{:.6g},{:.4f}\n", f["group"].get<std::string>(), f["exponent"].get<double>(),
+                         f["coefficient"].get<double>(), f["r2"].get<double>());
+  }
+  const std::string base = (std::filesystem::path(out_dir) / ps.file).string();
+  write_file_atomic(base + ".csv", csv);
+  render_chart(chart, base + image_ext);
+  json table = {{"rows", rows}};
+  if (ps.kind == "fit") table["fits"] = fits;
+  return table;
+}
+
+StudyOutput run_study(const Study& study, const std::string& out_dir, SweepRun how) {
   std::filesystem::create_directories(out_dir);
-  const std::vector<json> records = run_sweep(study.sweep, threads, progress);
+  const std::string stem = std::filesystem::path(study.name).filename().string();
+  const std::string store_path = (std::filesystem::path(out_dir) / (stem + ".jsonl")).string();
+  ResultStore store(store_path, [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); });
+  how.store = &store;
+  const std::vector<json> records = run_sweep(study.sweep, how);
   StudyOutput out;
   out.tables = json::object();
-  const std::string stem = std::filesystem::path(study.name).filename().string();
-
+  out.files.push_back(store_path);
   for (const auto& ps : study.plots) {
-    Chart chart{ps.title.empty() ? study.title : ps.title, ps.xlabel.empty() ? ps.x : ps.xlabel,
-                ps.ylabel.empty() ? ps.y : ps.ylabel, ps.logx || ps.kind == "fit", ps.logy || ps.kind == "fit", {}, {}};
-    std::string csv;
-    json rows = json::array();
-    // label -> x -> samples (kept in first-seen order of labels)
-    std::vector<std::string> labels;
-    std::map<std::string, std::map<double, std::vector<double>>> data;
-    std::map<std::string, std::size_t> runs, missing;
-    for (const auto& r : records) {
-      const std::string label = label_of(r, ps.group);
-      if (!data.count(label)) labels.push_back(label);
-      auto& by_x = data[label];
-      ++runs[label];
-      if (ps.kind == "series") {
-        const auto& s = r["series"];
-        for (std::size_t i = 0; i < s[ps.x].size(); ++i) {
-          const double x = s[ps.x][i].get<double>();
-          if (ps.x_max > 0 && x > ps.x_max) break;
-          by_x[x].push_back(s[ps.y][i].get<double>());
-        }
-      } else {
-        const json y = record_field(r, ps.y);
-        const double x = as_number(record_field(r, ps.x), ps.x, study.name);
-        if (y.is_null()) ++missing[label];  // e.g. never balanced within stop.steps
-        else by_x[x].push_back(as_number(y, ps.y, study.name));
-      }
-    }
-    csv = "group,x,mean,min,max,samples\n";
-    json fits = json::array();
-    for (const auto& label : labels) {
-      ChartSeries cs;
-      cs.label = label;
-      for (const auto& [x, ys] : data[label]) {
-        double sum = 0, lo = ys.front(), hi = ys.front();
-        for (double y : ys) sum += y, lo = std::min(lo, y), hi = std::max(hi, y);
-        const double mean = sum / static_cast<double>(ys.size());
-        cs.x.push_back(x);
-        cs.y.push_back(mean);
-        csv += fmt::format("\"{}\",{:.10g},{:.10g},{:.10g},{:.10g},{}\n", label, x, mean, lo, hi, ys.size());
-        rows.push_back({{"group", label}, {"x", x}, {"mean", mean}, {"min", lo}, {"max", hi}, {"samples", ys.size()}});
-      }
-      if (ps.kind == "series") cs.style = "lines";
-      if (ps.kind == "fit" && cs.x.size() >= 2) {
-        const PowerFit f = fit_power_law(cs.x, cs.y);
-        fits.push_back({{"group", label}, {"exponent", f.exponent}, {"coefficient", f.coefficient}, {"r2", f.r2}});
-        cs.label = fmt::format("{} (slope {:.2f})", label, f.exponent);
-        cs.style = "points";
-        ChartSeries line;
-        line.label = "";
-        line.style = "lines dt 2";
-        line.x = {cs.x.front(), cs.x.back()};
-        line.y = {f.coefficient * std::pow(cs.x.front(), f.exponent), f.coefficient * std::pow(cs.x.back(), f.exponent)};
-        chart.series.push_back(cs);
-        chart.series.push_back(line);
-        continue;
-      }
-      chart.series.push_back(std::move(cs));
-    }
-    for (const auto& [label, n] : missing)
-      if (n) rows.push_back({{"group", label}, {"unbalanced_runs", n}, {"runs", runs[label]}});
-    if (ps.kind == "fit") {
-      csv += "\ngroup,exponent,coefficient,r2\n";
-      for (const auto& f : fits)
-        csv += fmt::format("\"{}\",{:.4f},{:.6g},{:.4f}\n", f["group"].get<std::string>(), f["exponent"].get<double>(),
-                           f["coefficient"].get<double>(), f["r2"].get<double>());
-    }
+    out.tables[ps.file] = write_plot(ps, records, out_dir, study.title);
     const std::string base = (std::filesystem::path(out_dir) / ps.file).string();
-    write_file_atomic(base + ".csv", csv);
-    render_chart(chart, base + ".png");
     out.files.push_back(base + ".csv");
     out.files.push_back(base + ".png");
-    out.tables[ps.file] = {{"rows", rows}};
-    if (ps.kind == "fit") out.tables[ps.file]["fits"] = fits;
   }
-  const std::string all = (std::filesystem::path(out_dir) / (stem + ".json")).string();
-  write_file_atomic(all, json{{"study", study.name}, {"title", study.title}, {"claim", study.claim}, {"tables", out.tables},
-                              {"records", records}}
-                             .dump() +
-                             "\n");
-  out.files.push_back(all);
   return out;
 }
 

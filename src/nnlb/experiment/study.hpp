@@ -39,8 +39,14 @@ struct StudyOutput {
   nlohmann::json tables;           // per plot: the reduced rows (and fitted exponents for "fit")
 };
 
-// Runs the sweep, writes NAME.json (all records), one CSV + PNG + .gp per plot into `out_dir`.
-StudyOutput run_study(const Study& study, const std::string& out_dir, int threads, const SweepProgress& progress = {});
+// Runs the sweep (resuming from the store out_dir/NAME.jsonl), then writes one CSV + PNG + .gp
+// per plot into `out_dir`.
+StudyOutput run_study(const Study& study, const std::string& out_dir, SweepRun how);
+
+// Reduces records to chart data and writes FILE.csv, FILE.png (or .svg) and FILE.gp for one plot.
+// Returns the reduced rows (and exponents for kind "fit").
+nlohmann::json write_plot(const PlotSpec& plot, const std::vector<nlohmann::json>& records, const std::string& out_dir,
+                          const std::string& default_title, const std::string& image_ext = ".png");
 
 // Field lookup in a record: "summary.steps_to_balance" -> record["summary"]["steps_to_balance"];
 // the first dot splits section from key, so "scenario.load.init" works. Null if absent.

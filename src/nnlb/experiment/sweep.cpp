@@ -1,6 +1,8 @@
 #include "nnlb/experiment/sweep.hpp"
 
 #include <atomic>
+#include <cstdio>
+#include <map>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -27,7 +29,16 @@ std::vector<std::vector<std::pair<std::string, json>>> sweep_points(const SweepS
   return points;
 }
 
-std::vector<json> run_sweep(const SweepSpec& spec, int threads, const SweepProgress& progress) {
+std::string run_key(const json& scenario, std::uint64_t seed) {
+  // FNV-1a over the canonical dump (keys are sorted) and the seed.
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : scenario.dump() + "#" + std::to_string(seed)) h = (h ^ c) * 0x100000001b3ULL;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   const auto points = sweep_points(spec);
   std::vector<Scenario> scenarios;
   for (const auto& p : points) {
@@ -35,44 +46,64 @@ std::vector<json> run_sweep(const SweepSpec& spec, int threads, const SweepProgr
     for (const auto& [k, v] : p) s.set(k, v, spec.base.source() + " [sweep]");
     scenarios.push_back(std::move(s));
   }
-  const std::size_t total = points.size() * spec.repeat;
-  std::vector<json> records(total);
-  std::atomic<std::size_t> next{0}, done{0};
+  // This process's jobs, and which of them the store already holds.
+  std::vector<std::size_t> jobs;
+  for (std::size_t j = 0; j < points.size() * spec.repeat; ++j)
+    if (static_cast<int>(j % static_cast<std::size_t>(how.ranks)) == how.rank) jobs.push_back(j);
+  std::map<std::string, const json*> stored;
+  if (how.store)
+    for (const auto& r : how.store->records()) stored[r["key"].get<std::string>()] = &r;
+  std::vector<json> records(jobs.size());
+  std::vector<std::size_t> todo;
+  std::vector<std::string> keys(jobs.size());
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const std::size_t p = jobs[k] / spec.repeat, r = jobs[k] % spec.repeat;
+    json scenario = scenarios[p].to_json();
+    keys[k] = run_key(scenario, spec.master_seed + r);
+    if (auto it = stored.find(keys[k]); it != stored.end()) records[k] = *it->second;
+    else todo.push_back(k);
+  }
+  const std::size_t total = jobs.size();
+  std::atomic<std::size_t> next{0}, done{total - todo.size()};
+  if (how.progress) how.progress(done, total);
   std::exception_ptr failure;
   std::mutex mutex;
   auto worker = [&] {
     set_thread_count(1);  // parallelism is across runs; each run is single-threaded
     while (true) {
-      const std::size_t job = next++;
-      if (job >= total) return;
+      const std::size_t t = next++;
+      if (t >= todo.size()) return;
       {
         std::lock_guard lock(mutex);
         if (failure) return;
       }
+      const std::size_t k = todo[t], p = jobs[k] / spec.repeat, r = jobs[k] % spec.repeat;
       try {
-        const std::size_t p = job / spec.repeat, r = job % spec.repeat;
         json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r));
         if (!spec.keep_series) rec.erase("series");
+        rec["key"] = keys[k];
         rec["point"] = json::object();
-        for (const auto& [k, v] : points[p]) rec["point"][k] = v;
+        for (const auto& [key, v] : points[p]) rec["point"][key] = v;
         rec["repeat"] = r;
-        records[job] = std::move(rec);
+        if (how.store) how.store->append(rec);
+        records[k] = std::move(rec);
       } catch (...) {
         std::lock_guard lock(mutex);
         if (!failure) failure = std::current_exception();
         return;
       }
       const std::size_t d = ++done;
-      if (progress) {
+      if (how.progress) {
         std::lock_guard lock(mutex);
-        progress(d, total);
+        how.progress(d, total);
       }
     }
   };
-  const unsigned n = threads > 0 ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned n = how.threads > 0 ? static_cast<unsigned>(how.threads) : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<std::size_t>(n, total); ++t) pool.emplace_back(worker);
+  for (unsigned t = 0; t < std::min<std::size_t>(n, todo.size()); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  if (how.store) how.store->sync();
   if (failure) std::rethrow_exception(failure);
   return records;
 }

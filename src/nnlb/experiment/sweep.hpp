@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nnlb/experiment/scenario.hpp"
+#include "nnlb/experiment/store.hpp"
 
 namespace nnlb {
 
@@ -30,11 +31,24 @@ struct SweepSpec {
 // Point p's key values, in axis order; the last axis varies fastest.
 std::vector<std::vector<std::pair<std::string, nlohmann::json>>> sweep_points(const SweepSpec& spec);
 
+// Reports progress: runs finished so far (including those found in the store) and the total.
 using SweepProgress = std::function<void(std::size_t done, std::size_t total)>;
 
-// Runs every point and repeat; each record gets "point" ({key: value}) and "repeat". Unknown keys
-// and ill-typed values in the axes are reported before anything runs; the first run that fails
-// stops the sweep and its error is rethrown. threads = 0 uses all cores.
-std::vector<nlohmann::json> run_sweep(const SweepSpec& spec, int threads, const SweepProgress& progress = {});
+// Identity of one run: a hash of the full scenario as run and its seed. Records in a store with
+// the same key are the same run.
+std::string run_key(const nlohmann::json& scenario, std::uint64_t seed);
+
+struct SweepRun {
+  int threads = 0;                // 0: all cores
+  ResultStore* store = nullptr;   // finished runs are taken from it and new ones appended to it
+  int rank = 0, ranks = 1;        // with several processes (MPI), this one runs jobs j % ranks == rank
+  SweepProgress progress;
+};
+
+// Runs every point and repeat; each record gets "key", "point" ({key: value}) and "repeat".
+// Unknown keys and ill-typed values in the axes are reported before anything runs; the first run
+// that fails stops the sweep and its error is rethrown. Returns the records of this process's
+// jobs in (point, repeat) order, whatever the thread count.
+std::vector<nlohmann::json> run_sweep(const SweepSpec& spec, const SweepRun& how = {});
 
 }  // namespace nnlb

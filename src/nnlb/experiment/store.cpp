@@ -1,0 +1,74 @@
+#include "nnlb/experiment/store.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+
+using nlohmann::json;
+
+std::vector<json> read_store(const std::string& path, const std::function<void(const std::string&)>& warn) {
+  std::vector<json> records;
+  std::ifstream in(path);
+  if (!in) return records;
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j["key"].is_string()) {
+      if (warn) warn(path + ":" + std::to_string(n) + ": corrupt record skipped");
+      continue;
+    }
+    records.push_back(std::move(j));
+  }
+  return records;
+}
+
+ResultStore::ResultStore(std::string path, const std::function<void(const std::string&)>& warn) : path_(std::move(path)) {
+  for (auto& r : read_store(path_, warn)) {
+    if (!keys_.insert(r["key"].get<std::string>()).second) continue;  // a duplicate is never used twice
+    records_.push_back(std::move(r));
+  }
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw InputError(path_, {}, std::string("cannot open results store: ") + std::strerror(errno));
+  // A torn last line (killed mid-write) must not swallow the next record: start on a new line.
+  std::ifstream in(path_, std::ios::binary | std::ios::ate);
+  if (in && in.tellg() > 0) {
+    in.seekg(-1, std::ios::end);
+    if (in.get() != '\n' && ::write(fd_, "\n", 1) != 1)
+      throw InputError(path_, {}, std::string("cannot write results store: ") + std::strerror(errno));
+  }
+}
+
+ResultStore::~ResultStore() {
+  if (fd_ >= 0) {
+    ::fdatasync(fd_);
+    ::close(fd_);
+  }
+}
+
+void ResultStore::append(const json& record) {
+  const std::string line = record.dump() + "\n";
+  std::lock_guard lock(mutex_);
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw InputError(path_, {}, std::string("cannot write results store: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  keys_.insert(record["key"].get<std::string>());
+  records_.push_back(record);
+}
+
+void ResultStore::sync() {
+  std::lock_guard lock(mutex_);
+  ::fdatasync(fd_);
+}
+
+}  // namespace nnlb

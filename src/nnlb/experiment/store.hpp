@@ -1,0 +1,48 @@
+#pragma once
+// The results store of a sweep: one JSON record per line, appended as each run finishes with a
+// single write() on an O_APPEND descriptor, so a record is either whole or (if the process dies
+// mid-write) a torn last line that the next open reports and skips. Each record carries a `key`
+// naming its (point, repeat); reopening a store tells a sweep which runs are already done, so an
+// interrupted sweep resumes without losing or duplicating a finished run.
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nnlb {
+
+class ResultStore {
+ public:
+  // Opens (creating if needed) the store at `path` and reads what it holds. Corrupt lines are
+  // skipped; each is reported as "PATH:LINE: ..." through `warn`.
+  ResultStore(std::string path, const std::function<void(const std::string&)>& warn);
+  ~ResultStore();
+  ResultStore(const ResultStore&) = delete;
+  ResultStore& operator=(const ResultStore&) = delete;
+
+  const std::string& path() const { return path_; }
+  bool contains(const std::string& key) const { return keys_.count(key) > 0; }
+  const std::vector<nlohmann::json>& records() const { return records_; }
+
+  // Appends one record (it must have a string "key"); thread-safe.
+  void append(const nlohmann::json& record);
+  // Flushes appended records to stable storage.
+  void sync();
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::set<std::string> keys_;
+  std::vector<nlohmann::json> records_;
+  std::mutex mutex_;
+};
+
+// Reads every record of a store file (corrupt lines reported and skipped), without opening it
+// for writing.
+std::vector<nlohmann::json> read_store(const std::string& path, const std::function<void(const std::string&)>& warn);
+
+}  // namespace nnlb
