@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   add("run", "run a scenario and print or write its result record", nnlb::cli::add_run);
   add("analyze", "spectral analysis: subdominant eigenvalue and predicted steps (Xu et al. Eq. 7)", nnlb::cli::add_analyze);
   add("list", "list topologies, policies and scenario keys", nnlb::cli::add_list);
+  add("sweep", "run a parameter sweep on all cores into a resumable results store", nnlb::cli::add_sweep);
+  add("plot", "chart results with gnuplot: lines, series, fit, bars, heatmap (PNG or SVG)", nnlb::cli::add_plot);
   add("reproduce", "regenerate a paper figure or table (data + plot)", nnlb::cli::add_reproduce);
   try {
     app.parse(argc, argv);

@@ -37,10 +37,17 @@ struct RunSummary {
   double max_conservation_error = 0;           // relative, worst over the run (0 in integer mode)
 };
 
+// Every node's load at sampled moments, for heat maps of load over nodes and time.
+struct LoadHistory {
+  std::vector<double> steps;               // communication steps (sync) or seconds (time-based engines)
+  std::vector<std::vector<double>> loads;  // loads[k][i]: node i at sample k
+};
+
 struct RunResult {
   std::vector<StepRecord> series;
   RunSummary summary;
   std::vector<double> final_load;  // filled when asked for
+  LoadHistory load_history;        // filled when asked for
 };
 
 // Thrown when an engine finds that load was created or destroyed.

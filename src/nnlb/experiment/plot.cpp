@@ -20,6 +20,34 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
+// Grouped bars: a data block with one row per category and one column per series.
+std::string bars_body(const Chart& chart) {
+  std::string gp = "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+                   "set boxwidth 0.9\nset xtics rotate by -30 noenhanced\nset yrange [0:*]\n$bars << EOD\n";
+  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
+    gp += quoted(chart.categories[c]);
+    for (const auto& s : chart.series) gp += fmt::format(" {:.17g}", c < s.y.size() ? s.y[c] : 0.0);
+    gp += "\n";
+  }
+  gp += "EOD\nplot ";
+  for (std::size_t k = 0; k < chart.series.size(); ++k)
+    gp += fmt::format("{}$bars using {}{} title {}", k ? ", " : "", k + 2, k == 0 ? ":xtic(1)" : "", quoted(chart.series[k].label));
+  return gp + (chart.series.empty() ? "NaN notitle\n" : "\n");
+}
+
+// Heat map: matrix rows at their y values, columns at 0, 1, 2, ...
+std::string heatmap_body(const Chart& chart) {
+  std::string gp = "set palette rgbformulae 21,22,23\nunset key\nset autoscale xfix\nset autoscale yfix\nset cbrange [0:*]\n"
+                   "set cblabel " + quoted(chart.zlabel) + " noenhanced\n$heat << EOD\n";
+  for (std::size_t r = 0; r < chart.matrix.size(); ++r) {
+    for (std::size_t c = 0; c < chart.matrix[r].size(); ++c)
+      gp += fmt::format("{} {:.17g} {:.17g}\n", c, r < chart.row_values.size() ? chart.row_values[r] : static_cast<double>(r), chart.matrix[r][c]);
+    gp += "\n";
+  }
+  gp += "EOD\n";
+  return gp + (chart.matrix.empty() ? "plot NaN notitle\n" : "plot $heat using 1:2:3 with image\n");
+}
+
 }  // namespace
 
 std::string gnuplot_script(const Chart& chart, const std::string& image) {
@@ -33,6 +61,8 @@ std::string gnuplot_script(const Chart& chart, const std::string& image) {
   if (chart.logx) gp += "set logscale x\n";
   if (chart.logy) gp += "set logscale y\n";
   for (const auto& e : chart.extra) gp += e + "\n";
+  if (chart.kind == Chart::Kind::bars) return gp + bars_body(chart);
+  if (chart.kind == Chart::Kind::heatmap) return gp + heatmap_body(chart);
   std::string plots;
   for (std::size_t k = 0; k < chart.series.size(); ++k) {
     const auto& s = chart.series[k];

@@ -14,9 +14,18 @@ struct ChartSeries {
 };
 
 struct Chart {
+  enum class Kind {
+    xy,       // series of (x, y) points
+    bars,     // grouped bars: one cluster per category, one bar per series (series[k].y[c])
+    heatmap,  // matrix[row][col] as colours: rows along y (e.g. time), columns along x (e.g. node)
+  } kind = Kind::xy;
   std::string title, xlabel, ylabel;
   bool logx = false, logy = false;
   std::vector<ChartSeries> series;
+  std::vector<std::string> categories;        // bars: cluster labels
+  std::vector<std::vector<double>> matrix;    // heatmap
+  std::vector<double> row_values;             // heatmap: y value of each row (e.g. steps)
+  std::string zlabel;                         // heatmap: colour bar label
   std::vector<std::string> extra;  // extra gnuplot commands (labels, ranges)
 };
 

@@ -64,6 +64,7 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   o.seed = engine_seed;
   o.series_every = static_cast<std::uint64_t>(s.integer("output.series_every"));
   o.record_final_load = s.boolean("output.final_load");
+  o.load_history_every = static_cast<std::uint64_t>(s.integer("output.load_history"));
   return o;
 }
 
@@ -155,6 +156,8 @@ json to_json(const RunRecord& r) {
             {"summary", summary_json(r.result.summary)},
             {"series", series}};
   if (!r.result.final_load.empty()) j["final_load"] = r.result.final_load;
+  if (!r.result.load_history.steps.empty())
+    j["load_history"] = {{"steps", r.result.load_history.steps}, {"loads", r.result.load_history.loads}};
   return j;
 }
 

@@ -51,6 +51,7 @@ std::vector<KeyInfo> make_keys() {
       {"seed", Type::integer, std::int64_t{1}, "master seed of all random choices", {}},
       {"output.series_every", Type::integer, std::int64_t{1}, "record the series every k rounds (0: first and last only)", {}},
       {"output.final_load", Type::boolean, false, "include every node's final load in the record", {}},
+      {"output.load_history", Type::integer, std::int64_t{0}, "record every node's load every k rounds, for heat maps (0: off)", {}},
   };
 }
 

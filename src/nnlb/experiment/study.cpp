@@ -1,5 +1,6 @@
 #include "nnlb/experiment/study.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -130,7 +131,7 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
     for (const auto& [k, v] : p.items()) {
       if (k == "kind") ps.kind = v.get<std::string>();
       else if (k == "x") ps.x = v.get<std::string>();
-      else if (k == "y") ps.y = v.get<std::string>();
+      else if (k == "y") ps.y = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
       else if (k == "group") ps.group = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
       else if (k == "title") ps.title = v.get<std::string>();
       else if (k == "xlabel") ps.xlabel = v.get<std::string>();
@@ -140,60 +141,70 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
       else if (k == "x_max") ps.x_max = v.get<double>();
       else throw InputError(path, "plot." + id + "." + k, "unknown plot key");
     }
-    if (ps.kind != "lines" && ps.kind != "series" && ps.kind != "fit")
-      throw InputError(path, "plot." + id + ".kind", "must be lines, series or fit");
-    if (ps.x.empty() || ps.y.empty()) throw InputError(path, "plot." + id, "needs x and y");
+    check_plot(ps, path, "plot." + id);
     if (ps.kind == "series") st.sweep.keep_series = true;
     st.plots.push_back(std::move(ps));
   }
   return st;
 }
 
-json write_plot(const PlotSpec& ps, const std::vector<json>& records, const std::string& out_dir, const std::string& default_title,
-                const std::string& image_ext) {
-  Chart chart{ps.title.empty() ? default_title : ps.title, ps.xlabel.empty() ? ps.x : ps.xlabel,
-              ps.ylabel.empty() ? ps.y : ps.ylabel, ps.logx || ps.kind == "fit", ps.logy || ps.kind == "fit", {}, {}};
-  json rows = json::array();
-  // label -> x -> samples (labels kept in first-seen order)
+namespace {
+
+// Samples of y per (group label, x), labels in first-seen order.
+struct Samples {
   std::vector<std::string> labels;
   std::map<std::string, std::map<double, std::vector<double>>> data;
   std::map<std::string, std::size_t> runs, missing;
+};
+
+Samples collect(const PlotSpec& ps, const std::vector<json>& records) {
+  Samples out;
   for (const auto& r : records) {
     const std::string label = label_of(r, ps.group);
-    if (!data.count(label)) labels.push_back(label);
-    auto& by_x = data[label];
-    ++runs[label];
+    if (!out.data.count(label)) out.labels.push_back(label);
+    auto& by_x = out.data[label];
+    ++out.runs[label];
     if (ps.kind == "series") {
-      if (!r.contains("series")) throw InputError(out_dir, ps.file, "records hold no series (the sweep dropped them)");
+      if (!r.contains("series")) throw InputError(ps.file, {}, "records hold no series (the sweep dropped them)");
       const auto& s = r["series"];
-      if (!s.contains(ps.x) || !s.contains(ps.y)) throw InputError(out_dir, ps.file, "series has no column '" + ps.x + "' or '" + ps.y + "'");
+      if (!s.contains(ps.x) || !s.contains(ps.y[0])) throw InputError(ps.file, {}, "series has no column '" + ps.x + "' or '" + ps.y[0] + "'");
       for (std::size_t i = 0; i < s[ps.x].size(); ++i) {
         const double x = s[ps.x][i].get<double>();
         if (ps.x_max > 0 && x > ps.x_max) break;
-        by_x[x].push_back(s[ps.y][i].get<double>());
+        by_x[x].push_back(s[ps.y[0]][i].get<double>());
       }
     } else {
-      const json y = record_field(r, ps.y);
+      const json y = record_field(r, ps.y[0]);
       const double x = as_number(record_field(r, ps.x), ps.x, ps.file);
-      if (y.is_null()) ++missing[label];  // e.g. never balanced within stop.steps
-      else by_x[x].push_back(as_number(y, ps.y, ps.file));
+      if (y.is_null()) ++out.missing[label];  // e.g. never balanced within stop.steps
+      else by_x[x].push_back(as_number(y, ps.y[0], ps.file));
     }
   }
-  std::string csv = "group,x,mean,min,max,samples\n";
-  json fits = json::array();
-  for (const auto& label : labels) {
+  return out;
+}
+
+double mean_of(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+// lines, series, fit: one line per group; fit adds a least-squares power law per group.
+json xy_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart, std::string& csv) {
+  const Samples smp = collect(ps, records);
+  json rows = json::array(), fits = json::array();
+  csv = "group,x,mean,min,max,samples\n";
+  for (const auto& label : smp.labels) {
     ChartSeries cs;
     cs.label = label;
-    for (const auto& [x, ys] : data[label]) {
-      double sum = 0, lo = ys.front(), hi = ys.front();
-      for (double y : ys) sum += y, lo = std::min(lo, y), hi = std::max(hi, y);
-      const double mean = sum / static_cast<double>(ys.size());
+    cs.style = ps.kind == "series" ? "lines" : "linespoints";
+    for (const auto& [x, ys] : smp.data.at(label)) {
+      const double mean = mean_of(ys), lo = *std::min_element(ys.begin(), ys.end()), hi = *std::max_element(ys.begin(), ys.end());
       cs.x.push_back(x);
       cs.y.push_back(mean);
       csv += fmt::format("\"{}\",{:.10g},{:.10g},{:.10g},{:.10g},{}\n", label, x, mean, lo, hi, ys.size());
       rows.push_back({{"group", label}, {"x", x}, {"mean", mean}, {"min", lo}, {"max", hi}, {"samples", ys.size()}});
     }
-    if (ps.kind == "series") cs.style = "lines";
     if (ps.kind == "fit" && cs.x.size() >= 2) {
       const PowerFit f = fit_power_law(cs.x, cs.y);
       fits.push_back({{"group", label}, {"exponent", f.exponent}, {"coefficient", f.coefficient}, {"r2", f.r2}});
@@ -203,25 +214,108 @@ json write_plot(const PlotSpec& ps, const std::vector<json>& records, const std:
       line.style = "lines dt 2";
       line.x = {cs.x.front(), cs.x.back()};
       line.y = {f.coefficient * std::pow(cs.x.front(), f.exponent), f.coefficient * std::pow(cs.x.back(), f.exponent)};
-      chart.series.push_back(cs);
-      chart.series.push_back(line);
-      continue;
+      chart.series.push_back(std::move(cs));
+      chart.series.push_back(std::move(line));
+    } else {
+      chart.series.push_back(std::move(cs));
     }
-    chart.series.push_back(std::move(cs));
   }
-  for (const auto& [label, n] : missing)
-    if (n) rows.push_back({{"group", label}, {"unbalanced_runs", n}, {"runs", runs[label]}});
+  for (const auto& [label, n] : smp.missing)
+    if (n) rows.push_back({{"group", label}, {"unbalanced_runs", n}, {"runs", smp.runs.at(label)}});
+  json table = {{"rows", rows}};
   if (ps.kind == "fit") {
     csv += "\ngroup,exponent,coefficient,r2\n";
     for (const auto& f : fits)
       csv += fmt::format("\"{}\",{:.4f},{:.6g},{:.4f}\n", f["group"].get<std::string>(), f["exponent"].get<double>(),
                          f["coefficient"].get<double>(), f["r2"].get<double>());
+    table["fits"] = fits;
+  }
+  return table;
+}
+
+// Grouped bars: clusters are the values of x (in first-seen order); bars are the y fields, or,
+// with a single y, the groups. Heights are means over the records.
+json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart, std::string& csv) {
+  std::vector<std::string> clusters, bars;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> samples;
+  auto remember = [](std::vector<std::string>& v, const std::string& s) {
+    if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+  };
+  for (const auto& r : records) {
+    const json xv = record_field(r, ps.x);
+    const std::string cluster = xv.is_string() ? xv.get<std::string>() : xv.dump();
+    remember(clusters, cluster);
+    for (const auto& field : ps.y) {
+      const std::string bar = ps.y.size() > 1 ? field : label_of(r, ps.group);
+      remember(bars, bar);
+      const json y = record_field(r, field);
+      if (y.is_number()) samples[{cluster, bar}].push_back(y.get<double>());
+    }
+  }
+  chart.categories = clusters;
+  csv = "cluster,bar,mean,samples\n";
+  json rows = json::array();
+  for (const auto& bar : bars) {
+    ChartSeries cs;
+    cs.label = bar;
+    for (const auto& cluster : clusters) {
+      const auto& v = samples[{cluster, bar}];
+      cs.y.push_back(mean_of(v));
+      csv += fmt::format("\"{}\",\"{}\",{:.10g},{}\n", cluster, bar, mean_of(v), v.size());
+      rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", mean_of(v)}, {"samples", v.size()}});
+    }
+    chart.series.push_back(std::move(cs));
+  }
+  return {{"rows", rows}};
+}
+
+// Heat map of the first record that holds a load history.
+json heatmap_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart, std::string& csv) {
+  const auto it = std::find_if(records.begin(), records.end(), [](const json& r) { return r.contains("load_history"); });
+  if (it == records.end()) throw InputError(ps.file, {}, "no record holds a load history (set output.load_history)");
+  const auto& h = (*it)["load_history"];
+  chart.row_values = h["steps"].get<std::vector<double>>();
+  chart.matrix = h["loads"].get<std::vector<std::vector<double>>>();
+  chart.zlabel = "load";
+  csv = "step,node,load\n";
+  for (std::size_t r = 0; r < chart.matrix.size(); ++r)
+    for (std::size_t c = 0; c < chart.matrix[r].size(); ++c) csv += fmt::format("{:.10g},{},{:.10g}\n", chart.row_values[r], c, chart.matrix[r][c]);
+  return {{"samples", chart.matrix.size()}, {"nodes", chart.matrix.empty() ? 0 : chart.matrix.front().size()}, {"seed", (*it)["seed"]}};
+}
+
+}  // namespace
+
+void check_plot(const PlotSpec& ps, const std::string& source, const std::string& key) {
+  static const std::vector<std::string> kinds = {"lines", "series", "fit", "bars", "heatmap"};
+  if (std::find(kinds.begin(), kinds.end(), ps.kind) == kinds.end())
+    throw InputError(source, key + ".kind", "must be lines, series, fit, bars or heatmap, got '" + ps.kind + "'");
+  if (ps.kind == "heatmap") return;
+  if (ps.x.empty() || ps.y.empty()) throw InputError(source, key, "needs x and y");
+  if (ps.y.size() > 1 && ps.kind != "bars") throw InputError(source, key + ".y", "several y fields only for kind bars");
+}
+
+json write_plot(const PlotSpec& ps, const std::vector<json>& records, const std::string& out_dir, const std::string& default_title,
+                const std::string& image_ext) {
+  Chart chart;
+  chart.title = ps.title.empty() ? default_title : ps.title;
+  chart.xlabel = ps.xlabel.empty() ? (ps.kind == "heatmap" ? "node" : ps.x) : ps.xlabel;
+  chart.ylabel = ps.ylabel.empty() ? (ps.kind == "heatmap" ? "step" : ps.y.front()) : ps.ylabel;
+  chart.logx = ps.logx || ps.kind == "fit";
+  chart.logy = ps.logy || ps.kind == "fit";
+  std::string csv;
+  json table;
+  if (ps.kind == "bars") {
+    chart.kind = Chart::Kind::bars;
+    table = bars_plot(ps, records, chart, csv);
+  } else if (ps.kind == "heatmap") {
+    chart.kind = Chart::Kind::heatmap;
+    table = heatmap_plot(ps, records, chart, csv);
+  } else {
+    table = xy_plot(ps, records, chart, csv);
   }
   const std::string base = (std::filesystem::path(out_dir) / ps.file).string();
   write_file_atomic(base + ".csv", csv);
   render_chart(chart, base + image_ext);
-  json table = {{"rows", rows}};
-  if (ps.kind == "fit") table["fits"] = fits;
   return table;
 }
 

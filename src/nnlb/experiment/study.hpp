@@ -14,9 +14,11 @@ namespace nnlb {
 
 struct PlotSpec {
   std::string kind = "lines";      // lines: y against x per group; series: y over a per-run series;
-                                   // fit: lines on log-log axes with a least-squares exponent per group
-  std::string x, y;                // record fields: "topology.k", "summary.steps_to_balance"; for
-                                   // kind "series", columns of the series: "steps", "imbalance"
+                                   // fit: lines on log-log axes with a least-squares exponent per group;
+                                   // bars: clusters per x value, a bar per y field (or per group);
+                                   // heatmap: load of every node over time (records' load_history)
+  std::string x;                   // record field ("topology.k"); a series column for kind "series"
+  std::vector<std::string> y;      // record fields ("summary.steps_to_balance"); several only for bars
   std::vector<std::string> group;  // fields whose values split the data into labelled lines
   std::string file;                // output stem: FILE.csv, FILE.png, FILE.gp
   std::string title, xlabel, ylabel;
@@ -42,6 +44,9 @@ struct StudyOutput {
 // Runs the sweep (resuming from the store out_dir/NAME.jsonl), then writes one CSV + PNG + .gp
 // per plot into `out_dir`.
 StudyOutput run_study(const Study& study, const std::string& out_dir, SweepRun how);
+
+// Throws InputError (naming `source` and `key`) if the plot spec is inconsistent.
+void check_plot(const PlotSpec& plot, const std::string& source, const std::string& key);
 
 // Reduces records to chart data and writes FILE.csv, FILE.png (or .svg) and FILE.gp for one plot.
 // Returns the reduced rows (and exponents for kind "fit").

@@ -103,6 +103,11 @@ class SyncRun {
   }
 
   void record(RunResult& r, const LoadStats& st, double moved, bool keep) {
+    const auto every = opt_.load_history_every;
+    if (every > 0 && round_ % every == 0 && (r.load_history.steps.empty() || r.load_history.steps.back() != static_cast<double>(steps_))) {
+      r.load_history.steps.push_back(static_cast<double>(steps_));
+      r.load_history.loads.emplace_back(w_.begin(), w_.end());
+    }
     if (!keep) return;
     r.series.push_back({round_, steps_, 0.0, st.imbalance, st.stddev, st.min, st.max, st.mean, moved});
   }

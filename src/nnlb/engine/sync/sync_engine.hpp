@@ -52,6 +52,7 @@ struct SyncOptions {
   std::uint64_t seed = 1;
   std::uint64_t series_every = 1;  // record every k-th round (0: only the first and last)
   bool record_final_load = false;
+  std::uint64_t load_history_every = 0;  // sample every node's load every k rounds (0: never)
   bool allow_fused = true;         // run linear policies as fused sweeps when possible
 };
 

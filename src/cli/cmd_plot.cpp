@@ -1,0 +1,79 @@
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "nnlb/experiment/store.hpp"
+#include "nnlb/experiment/study.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PlotOptions {
+  std::string input;
+  std::string out;
+  PlotSpec spec;
+  std::string y, group;
+};
+
+// Records from a results store (.jsonl), a record (.json) or a --repeat file ({"runs": [...]}).
+std::vector<nlohmann::json> read_records(const std::string& path) {
+  if (!fs::exists(path)) throw InputError(path, {}, "file not found");
+  if (path.ends_with(".jsonl")) return read_store(path, [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); });
+  std::ifstream in(path);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const auto j = nlohmann::json::parse(buf.str(), nullptr, false);
+  if (j.is_discarded()) throw InputError(path, {}, "not valid JSON");
+  if (j.contains("runs")) return j["runs"].get<std::vector<nlohmann::json>>();
+  return {j};
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, ',');)
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+int plot(PlotOptions o) {
+  o.spec.y = split_list(o.y);
+  o.spec.group = split_list(o.group);
+  check_plot(o.spec, "nnlb plot", "--kind/--x/--y");
+  const fs::path out(o.out);
+  if (out.extension() != ".png" && out.extension() != ".svg") throw InputError(o.out, {}, "--out must end in .png or .svg");
+  const auto records = read_records(o.input);
+  if (records.empty()) throw InputError(o.input, {}, "holds no records");
+  o.spec.file = out.stem().string();
+  const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
+  write_plot(o.spec, records, dir, fs::path(o.input).filename().string(), out.extension().string());
+  fmt::print("wrote {} (data {}.csv, script {}.gp)\n", o.out, (fs::path(dir) / o.spec.file).string(), (fs::path(dir) / o.spec.file).string());
+  return 0;
+}
+
+}  // namespace
+
+Action add_plot(CLI::App& app) {
+  auto o = std::make_shared<PlotOptions>();
+  app.add_option("input", o->input, "results store (.jsonl), result record or --repeat file (.json)")->required();
+  app.add_option("--out", o->out, "image to write: .png or .svg (the data goes to .csv, the gnuplot script to .gp beside it)")->required();
+  app.add_option("--kind", o->spec.kind, "lines | series | fit | bars | heatmap")->capture_default_str();
+  app.add_option("--x", o->spec.x, "x field (e.g. topology.k) or series column (e.g. steps)");
+  app.add_option("--y", o->y, "y field(s), comma-separated (several only for bars)");
+  app.add_option("--group", o->group, "fields whose values make separate lines, comma-separated");
+  app.add_option("--title", o->spec.title, "chart title");
+  app.add_option("--xlabel", o->spec.xlabel, "x axis label");
+  app.add_option("--ylabel", o->spec.ylabel, "y axis label");
+  app.add_flag("--logx", o->spec.logx, "logarithmic x axis");
+  app.add_flag("--logy", o->spec.logy, "logarithmic y axis");
+  app.add_option("--x-max", o->spec.x_max, "series: drop points beyond this x");
+  return [o] { return plot(*o); };
+}
+
+}  // namespace nnlb::cli

@@ -1,0 +1,95 @@
+#include <filesystem>
+#include <fmt/format.h>
+
+#include <map>
+
+#include "commands.hpp"
+#include "nnlb/experiment/format.hpp"
+#include "nnlb/experiment/study.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/progress.hpp"
+
+namespace nnlb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SweepOptions {
+  std::string file;
+  std::string store;
+  std::string out_dir;
+  std::vector<std::string> sets;
+  std::optional<std::uint64_t> seed;
+  int threads = 0;
+  bool quiet = false;
+  bool quick = false;
+};
+
+std::string point_text(const nlohmann::json& point) {
+  std::string s;
+  for (const auto& [k, v] : point.items()) s += (s.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  return s;
+}
+
+// One line per point: the mean of the main summary fields over its repeats.
+void print_points(const std::vector<nlohmann::json>& records) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<nlohmann::json>> by_point;
+  for (const auto& r : records) {
+    const std::string p = point_text(r["point"]);
+    if (!by_point.count(p)) order.push_back(p);
+    by_point[p].push_back(r);
+  }
+  fmt::print("{:<48} {:>5} {:>9} {:>16} {:>14} {:>14}\n", "point", "runs", "balanced", "steps_to_balance", "final_imbalance", "load_moved");
+  for (const auto& p : order) {
+    const auto agg = aggregate_summaries(by_point[p]);
+    std::size_t balanced = 0;
+    for (const auto& r : by_point[p]) balanced += r["summary"]["balanced"].get<bool>();
+    auto mean = [&](const char* f) { return agg[f].is_null() ? std::string("-") : fmt::format("{:.6g}", agg[f]["mean"].get<double>()); };
+    fmt::print("{:<48} {:>5} {:>9} {:>16} {:>14} {:>14}\n", p.empty() ? "(base)" : p, by_point[p].size(), balanced, mean("steps_to_balance"),
+               mean("final_imbalance"), mean("load_moved"));
+  }
+}
+
+int sweep(const SweepOptions& o) {
+  const std::string stem = fs::path(o.file).stem().string();
+  Study study = load_study(o.file, stem, o.quick);
+  for (const auto& a : o.sets) study.sweep.base.set_from_text(a, "--set " + a.substr(0, a.find('=')));
+  if (o.seed) study.sweep.master_seed = *o.seed;
+  const std::string store_path = o.store.empty() ? (fs::path("results/sweeps") / (stem + ".jsonl")).string() : o.store;
+  if (fs::path(store_path).has_parent_path()) fs::create_directories(fs::path(store_path).parent_path());
+  ResultStore store(store_path, [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); });
+  Progress bar(stem, o.quiet ? Progress::Mode::quiet : Progress::Mode::automatic);
+  SweepRun how;
+  how.threads = o.threads;
+  how.store = &store;
+  how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+  const auto records = run_sweep(study.sweep, how);
+  print_points(records);
+  fmt::print("results store: {}\n", store_path);
+  const std::string out_dir = o.out_dir.empty() ? fs::path(store_path).parent_path().string() : o.out_dir;
+  for (const auto& ps : study.plots) {
+    fs::create_directories(out_dir);
+    write_plot(ps, records, out_dir, study.title);
+    fmt::print("wrote {}\n", (fs::path(out_dir) / (ps.file + ".png")).string());
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_sweep(CLI::App& app) {
+  auto o = std::make_shared<SweepOptions>();
+  app.add_option("sweep", o->file, "sweep file: [base] keys, [sweep] value lists, [study] repeat/seed, optional [plot.NAME]")->required();
+  app.add_option("--store", o->store, "results store (JSON lines; default results/sweeps/NAME.jsonl); an existing store is resumed");
+  app.add_option("--out-dir", o->out_dir, "where the sweep's plots go (default: the store's folder)");
+  app.add_option("--set", o->sets, "override a base scenario key, KEY=VALUE (repeatable)")->take_all();
+  app.add_option("--seed", o->seed, "master seed (repeat r uses seed + r)");
+  app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")->check(CLI::NonNegativeNumber);
+  app.add_flag("-q,--quiet", o->quiet, "no progress output");
+  app.add_flag("--quick", o->quick, "apply the file's [quick] section");
+  return [o] { return sweep(*o); };
+}
+
+}  // namespace nnlb::cli

@@ -1,0 +1,196 @@
+// Experiment workflow: sweeps are independent of the thread count, the results store survives
+// kills and corruption, and every chart kind renders.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "nnlb/experiment/store.hpp"
+#include "nnlb/experiment/study.hpp"
+#include "nnlb/experiment/sweep.hpp"
+
+namespace nnlb {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("nnlb-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+SweepSpec small_sweep() {
+  SweepSpec s;
+  s.base.set("stop.imbalance", 1.0, "test");
+  s.base.set("stop.steps", 5000, "test");
+  s.axes = {{"topology", {"mesh:4x4", "random-regular:20,3"}}, {"algorithm", {"adf", "ade", "sos"}}};
+  s.repeat = 3;
+  s.master_seed = 41;
+  return s;
+}
+
+int shell(const std::string& cmd, std::string* err = nullptr) {
+  const std::string full = err ? cmd + " 2>&1" : cmd;
+  FILE* p = ::popen(full.c_str(), "r");
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  std::string out;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int raw = ::pclose(p);
+  if (err) *err = out;
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+}
+
+std::vector<std::string> lines_of(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+TEST(Sweep, RecordsDoNotDependOnTheThreadCount) {
+  const auto spec = small_sweep();
+  SweepRun one, two;
+  one.threads = 1;
+  two.threads = 2;
+  const auto a = run_sweep(spec, one), b = run_sweep(spec, two);
+  ASSERT_EQ(a.size(), 18u);
+  EXPECT_EQ(a, b);
+  // Repeat r uses seed master + r at every point: common random numbers across algorithms.
+  EXPECT_EQ(a[0]["seed"], 41);
+  EXPECT_EQ(a[2]["seed"], 43);
+  EXPECT_EQ(a[3]["seed"], 41);
+  EXPECT_EQ(a[0]["summary"]["initial_imbalance"], a[3]["summary"]["initial_imbalance"]);
+  std::set<std::string> keys;
+  for (const auto& r : a) keys.insert(r["key"].get<std::string>());
+  EXPECT_EQ(keys.size(), a.size());
+}
+
+TEST(Sweep, RunKeyNamesScenarioAndSeed) {
+  const json s = Scenario().to_json();
+  EXPECT_EQ(run_key(s, 1), run_key(Scenario().to_json(), 1));
+  EXPECT_NE(run_key(s, 1), run_key(s, 2));
+  Scenario other;
+  other.set("alpha", 0.1, "test");
+  EXPECT_NE(run_key(s, 1), run_key(other.to_json(), 1));
+}
+
+TEST(Sweep, MpiStyleSplitCoversEveryJobOnce) {
+  const auto spec = small_sweep();
+  std::vector<json> all;
+  for (int rank = 0; rank < 3; ++rank) {
+    SweepRun part;
+    part.rank = rank;
+    part.ranks = 3;
+    for (auto& r : run_sweep(spec, part)) all.push_back(r);
+  }
+  std::set<std::string> keys;
+  for (const auto& r : all) keys.insert(r["key"].get<std::string>());
+  EXPECT_EQ(all.size(), 18u);
+  EXPECT_EQ(keys.size(), 18u);
+}
+
+TEST(Store, ResumeAfterATornLineLosesAndDuplicatesNothing) {
+  const fs::path dir = fresh_dir("store");
+  const auto spec = small_sweep();
+  const std::string path = (dir / "s.jsonl").string();
+  std::vector<json> full;
+  {
+    ResultStore store(path, {});
+    SweepRun how;
+    how.store = &store;
+    full = run_sweep(spec, how);
+  }
+  // Simulate a kill: keep 7 whole records and half of the 8th, and a garbage line in between.
+  auto lines = lines_of(path);
+  ASSERT_EQ(lines.size(), 18u);
+  {
+    std::ofstream out(path, std::ios::trunc);
+    for (int i = 0; i < 7; ++i) out << lines[i] << "\n";
+    out << "{not json\n";
+    out << lines[7].substr(0, lines[7].size() / 2);
+  }
+  std::vector<std::string> warnings;
+  std::size_t first_done = 0;
+  ResultStore store(path, [&](const std::string& w) { warnings.push_back(w); });
+  SweepRun how;
+  how.store = &store;
+  how.progress = [&](std::size_t done, std::size_t) {
+    if (!first_done) first_done = done;
+  };
+  const auto resumed = run_sweep(spec, how);
+  EXPECT_EQ(first_done, 7u) << "the 7 whole records were reused";
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0], path + ":8: corrupt record skipped");
+  EXPECT_EQ(warnings[1], path + ":9: corrupt record skipped");
+  EXPECT_EQ(resumed, full);
+  std::set<std::string> keys;
+  std::size_t records = 0;
+  for (const auto& r : read_store(path, {})) keys.insert(r["key"].get<std::string>()), ++records;
+  EXPECT_EQ(records, 18u);
+  EXPECT_EQ(keys.size(), 18u);
+  fs::remove_all(dir);
+}
+
+TEST(Store, ResumeAfterARealKill) {
+  // `head` closes the pipe after the third progress line; the sweep dies of SIGPIPE mid-run.
+  const fs::path dir = fresh_dir("kill");
+  const std::string store = (dir / "k.jsonl").string();
+  const std::string sweep = std::string(NNLB_BINARY) + " sweep " + NNLB_SOURCE_DIR + "/scenarios/xu1995/fig2.toml --quick --threads 1 --store " + store;
+  shell(sweep + " 2>&1 | head -n 3 >/dev/null");
+  const auto partial = lines_of(store).size();
+  EXPECT_GT(partial, 0u);
+  EXPECT_LT(partial, 24u) << "the sweep was not interrupted";
+  std::string out;
+  ASSERT_EQ(shell(sweep + " -q", &out), 0) << out;
+  std::set<std::string> keys;
+  for (const auto& r : read_store(store, {})) keys.insert(r["key"].get<std::string>());
+  EXPECT_EQ(keys.size(), 24u);
+  EXPECT_EQ(read_store(store, {}).size(), 24u);
+  fs::remove_all(dir);
+}
+
+TEST(Plot, EveryChartKindWritesImageDataAndScript) {
+  const fs::path dir = fresh_dir("plots");
+  SweepSpec spec = small_sweep();
+  spec.keep_series = true;
+  spec.base.set("output.load_history", 5, "test");
+  const auto records = run_sweep(spec, {});
+  std::vector<PlotSpec> plots(5);
+  plots[0] = {"lines", "topology.nodes", {"summary.steps_to_balance"}, {"scenario.algorithm"}, "lines", "", "", "", false, false, 0};
+  plots[1] = {"series", "steps", {"imbalance"}, {"scenario.algorithm"}, "series", "", "", "", false, true, 0};
+  plots[2] = {"fit", "topology.nodes", {"summary.steps_to_balance"}, {"scenario.algorithm"}, "fit", "", "", "", false, false, 0};
+  plots[3] = {"bars", "scenario.topology", {"summary.steps_to_balance", "summary.rounds"}, {}, "bars", "", "", "", false, false, 0};
+  plots[4] = {"heatmap", "", {}, {}, "heatmap", "", "", "", false, false, 0};
+  for (const auto& p : plots)
+    for (const char* ext : {".png", ".svg"}) {
+      check_plot(p, "test", p.kind);
+      write_plot(p, records, dir.string(), "test", ext);
+      for (const std::string suffix : {ext, ".csv", ".gp"}) {
+        const fs::path f = dir / (p.file + suffix);
+        ASSERT_TRUE(fs::exists(f)) << f;
+        EXPECT_GT(fs::file_size(f), 200u) << f;
+      }
+    }
+  // One fitted exponent per algorithm.
+  EXPECT_EQ(write_plot(plots[2], records, dir.string(), "test")["fits"].size(), 3u);
+  fs::remove_all(dir);
+}
+
+TEST(Plot, PowerLawFitRecoversTheExponent) {
+  const auto f = fit_power_law({2, 4, 8, 16}, {12, 48, 192, 768});  // 3 k^2
+  EXPECT_NEAR(f.exponent, 2.0, 1e-12);
+  EXPECT_NEAR(f.coefficient, 3.0, 1e-9);
+  EXPECT_NEAR(f.r2, 1.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace nnlb
