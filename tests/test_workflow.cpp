@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
@@ -159,6 +160,28 @@ TEST(Store, ResumeAfterARealKill) {
   EXPECT_EQ(keys.size(), 200u);
   EXPECT_EQ(read_store(store, {}).size(), 200u);
   fs::remove_all(dir);
+}
+
+TEST(Sweep, MpirunSplitsTheSweepAcrossRanks) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  const fs::path dir = fresh_dir("mpi");
+  const std::string file = std::string(NNLB_SOURCE_DIR) + "/scenarios/examples/diffusion-parameters.toml --quick -q --threads 1";
+  const std::string env = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader ";
+  std::string out;
+  ASSERT_EQ(shell(env + NNLB_TEST_MPIRUN + " -np 2 " + NNLB_BINARY + " sweep " + file + " --store " + (dir / "mpi.jsonl").string(), &out), 0) << out;
+  ASSERT_EQ(shell(std::string(NNLB_BINARY) + " sweep " + file + " --store " + (dir / "one.jsonl").string(), &out), 0) << out;
+  auto summaries = [](const std::string& path) {
+    std::map<std::string, json> by_key;
+    for (const auto& r : read_store(path, {})) by_key[r["key"].get<std::string>()] = r["summary"];
+    return by_key;
+  };
+  const auto split = summaries((dir / "mpi.jsonl").string()), single = summaries((dir / "one.jsonl").string());
+  EXPECT_EQ(lines_of(dir / "mpi.jsonl").size(), 18u);
+  EXPECT_EQ(split, single);
+  fs::remove_all(dir);
+#endif
 }
 
 TEST(Plot, EveryChartKindWritesImageDataAndScript) {

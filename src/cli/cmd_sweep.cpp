@@ -4,6 +4,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "mpi_world.hpp"
 #include "nnlb/experiment/format.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
@@ -59,13 +60,34 @@ int sweep(const SweepOptions& o) {
   if (o.seed) study.sweep.master_seed = *o.seed;
   const std::string store_path = o.store.empty() ? (fs::path("results/sweeps") / (stem + ".jsonl")).string() : o.store;
   if (fs::path(store_path).has_parent_path()) fs::create_directories(fs::path(store_path).parent_path());
-  ResultStore store(store_path, [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); });
-  Progress bar(stem, o.quiet ? Progress::Mode::quiet : Progress::Mode::automatic);
-  SweepRun how;
-  how.threads = o.threads;
-  how.store = &store;
-  how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
-  const auto records = run_sweep(study.sweep, how);
+  // Under mpirun every rank runs its share of the jobs (j % size == rank) into the same store
+  // (O_APPEND writes of whole lines); rank 0 then reads every record back and reports.
+  World& world = World::get();
+  const auto warn = [&](const std::string& w) {
+    if (world.rank() == 0) fmt::print(stderr, "warning: {}\n", w);
+  };
+  try {
+    ResultStore store(store_path, warn);
+    Progress bar(world.size() > 1 ? fmt::format("{} (rank 0 of {})", stem, world.size()) : stem,
+                 o.quiet || world.rank() != 0 ? Progress::Mode::quiet : Progress::Mode::automatic);
+    SweepRun how;
+    how.threads = o.threads;
+    how.store = &store;
+    how.rank = world.rank();
+    how.ranks = world.size();
+    how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+    run_sweep(study.sweep, how);
+  } catch (const InputError& e) {
+    if (world.size() == 1) throw;
+    fmt::print(stderr, "nnlb: rank {}: {}\n", world.rank(), e.line());
+    world.abort(2);
+  }
+  world.barrier();
+  if (world.rank() != 0) return 0;
+  ResultStore all(store_path, warn);
+  SweepRun gather;
+  gather.store = &all;
+  const auto records = run_sweep(study.sweep, gather);  // every job is in the store now: nothing runs
   print_points(records);
   fmt::print("results store: {}\n", store_path);
   const std::string out_dir = o.out_dir.empty() ? fs::path(store_path).parent_path().string() : o.out_dir;

@@ -1,0 +1,23 @@
+#pragma once
+// The process group of a launch by `mpirun -np P nnlb ...`: MPI is initialised only when the
+// environment says a launcher started us (and nnlb was built with MPI); otherwise a single
+// process of rank 0.
+namespace nnlb::cli {
+
+class World {
+ public:
+  static World& get();
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  void barrier();
+  // Ends every process of the launch (a failure on one rank must not leave the others waiting).
+  [[noreturn]] void abort(int status);
+  ~World();
+
+ private:
+  World();
+  int rank_ = 0, size_ = 1;
+  bool initialized_ = false;
+};
+
+}  // namespace nnlb::cli
