@@ -200,7 +200,7 @@ TEST(SyncEngine, SameResultWhateverTheThreadCount) {
     ASSERT_EQ(a.series.size(), b.series.size());
     for (std::size_t i = 0; i < a.series.size(); ++i) EXPECT_EQ(a.series[i].imbalance, b.series[i].imbalance);
   }
-  set_thread_count(2);
+  set_thread_count(0);
 }
 
 TEST(SyncEngine, ThresholdInvocationLeavesInBandNeighbourhoodsAlone) {

@@ -23,7 +23,8 @@ void for_each_block(std::size_t n, Body&& body) {
   }
 }
 
-// Sets the number of threads used by for_each_block (0 = the OpenMP default).
+// Sets the number of threads used by for_each_block in the calling thread (0 = the default:
+// OMP_NUM_THREADS or the core count).
 void set_thread_count(int threads);
 int thread_count();
 
