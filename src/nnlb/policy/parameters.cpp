@@ -35,7 +35,7 @@ const GridShape& grid_of(const Topology& topo, const char* key, std::string_view
 
 }  // namespace
 
-LinearForm diffusion_alpha(std::string_view choice, const Topology& topo) {
+LinearForm diffusion_alpha(std::string_view choice, const Topology& topo, LaplacianExtremes* extremes) {
   LinearForm f;
   const double dg = topo.graph.max_degree();
   if (choice == "cybenko" || choice == "adf") {
@@ -51,6 +51,7 @@ LinearForm diffusion_alpha(std::string_view choice, const Topology& topo) {
   } else if (choice == "optimal") {
     const auto ext = laplacian_extremes(topo.graph);
     f.alpha = 2.0 / (ext.lambda2 + ext.lambda_max);
+    if (extremes) *extremes = ext;
   } else if (is_number(choice)) {
     f.alpha = open_unit(choice, "alpha");
   } else {
@@ -72,8 +73,11 @@ double dimension_exchange_lambda(std::string_view choice, const Topology& topo) 
   throw InputError({}, "lambda", "unknown choice '" + std::string(choice) + "' (ade, ode or a number)");
 }
 
-double sos_beta(std::string_view choice, const Topology& topo, const LinearForm& form) {
-  if (choice == "optimal") return sos_optimal_beta(fos_gamma(topo.graph, form).value);
+double sos_beta(std::string_view choice, const Topology& topo, const LinearForm& form, const LaplacianExtremes* extremes) {
+  if (choice == "optimal") {
+    const bool reuse = extremes && extremes->lambda_max > 0 && form.rule == LinearForm::AlphaRule::uniform;
+    return sos_optimal_beta(reuse ? uniform_fos_gamma(*extremes, form.alpha) : fos_gamma(topo.graph, form).value);
+  }
   if (is_number(choice)) return open_unit(choice, "beta", 2.0);
   throw InputError({}, "beta", "unknown choice '" + std::string(choice) + "' (optimal or a number in (0, 2))");
 }

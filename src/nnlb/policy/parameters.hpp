@@ -4,6 +4,7 @@
 
 #include "nnlb/model/topology.hpp"
 #include "nnlb/policy/policy.hpp"
+#include "nnlb/spectral/spectrum.hpp"
 
 namespace nnlb {
 
@@ -14,14 +15,16 @@ namespace nnlb {
 //   odf      mesh 1/(2n), torus 1/(2n + 1 - cos(2 pi / k)), hypercube 1/(n + 1)   (Xu, citing [3, 14])
 //   optimal  2 / (lambda_2 + lambda_max) of the graph Laplacian, computed numerically
 //   a number in (0, 1)
-// Throws InputError (key "alpha") for a choice that is undefined on the topology.
-LinearForm diffusion_alpha(std::string_view choice, const Topology& topo);
+// Throws InputError (key "alpha") for a choice that is undefined on the topology. When the
+// choice needs the Laplacian's extremes and `extremes` is given, they are stored there for reuse.
+LinearForm diffusion_alpha(std::string_view choice, const Topology& topo, LaplacianExtremes* extremes = nullptr);
 
 // lambda for dimension exchange (Xu et al. 1995 sec. 3.1):
 //   ade  1/2;  ode  mesh 1/(1 + sin(pi/k)), torus 1/(1 + sin(2 pi/k));  or a number in (0, 1).
 double dimension_exchange_lambda(std::string_view choice, const Topology& topo);
 
-// beta for SOS: "optimal" (from the FOS spectrum) or a number in (0, 2).
-double sos_beta(std::string_view choice, const Topology& topo, const LinearForm& form);
+// beta for SOS: "optimal" (from the FOS spectrum) or a number in (0, 2). `extremes`, when
+// already computed for this graph, saves solving the spectrum again for a uniform alpha.
+double sos_beta(std::string_view choice, const Topology& topo, const LinearForm& form, const LaplacianExtremes* extremes = nullptr);
 
 }  // namespace nnlb

@@ -48,8 +48,9 @@ BuiltPolicy make_policy(const PolicySpec& spec, const Topology& topo) {
     exchange(a, a);
   } else if (a == "sos") {
     if (!spec.lambda.empty()) throw InputError({}, "lambda", "applies to dimension exchange, not to 'sos'");
-    LinearForm f = diffusion_alpha(spec.alpha.empty() ? "optimal" : spec.alpha, topo);
-    f.beta = sos_beta(spec.beta.empty() ? "optimal" : spec.beta, topo, f);
+    LaplacianExtremes ext;
+    LinearForm f = diffusion_alpha(spec.alpha.empty() ? "optimal" : spec.alpha, topo, &ext);
+    f.beta = sos_beta(spec.beta.empty() ? "optimal" : spec.beta, topo, f, &ext);
     if (f.rule == LinearForm::AlphaRule::uniform) built.parameters.emplace_back("alpha", f.alpha);
     built.parameters.emplace_back("beta", f.beta);
     built.policy = std::make_unique<SecondOrderDiffusion>(f);
