@@ -4,9 +4,6 @@
 #include "commands.hpp"
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/metrics/load_stats.hpp"
-#include "nnlb/model/edge_coloring.hpp"
-#include "nnlb/model/load.hpp"
-#include "nnlb/policy/registry.hpp"
 #include "nnlb/spectral/analysis.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -27,34 +24,14 @@ std::string steps_text(double v) { return std::isfinite(v) ? fmt::format("{:.0f}
 int analyze_command(const AnalyzeOptions& o) {
   const Scenario s = o.scenario.load();
   const auto seed = static_cast<std::uint64_t>(s.integer("seed"));
-  const RunSeeds seeds(seed);
-  Topology topo;
-  try {
-    topo = make_topology(s.text("topology"), seeds.topology, s.base_dir());
-  } catch (const InputError& e) {
-    throw e.located(s.source(), "topology");
-  }
-  BuiltPolicy built;
-  try {
-    built = make_policy({s.text("algorithm"), s.text("alpha"), s.text("lambda"), s.text("beta")}, topo);
-  } catch (const InputError& e) {
-    throw e.located(s.source());
-  }
+  const PreparedRun run = prepare_run(s, seed);
+  const Topology& topo = run.topology;
   AnalysisRequest req;
   req.port = s.text("port") == "one" ? Port::one : Port::all;
   req.target_imbalance = o.target ? *o.target : s.optional_number("stop.imbalance").value_or(1.0);
-  if (o.initial) {
-    req.initial_imbalance = *o.initial;
-  } else {
-    // nu(0) of the scenario's own initial load for this seed.
-    try {
-      const auto w0 = make_initial_load(s.text("load.init"), topo.graph.num_nodes(), parse_load_mode(s.text("load.mode")), seeds.load,
-                                        s.base_dir());
-      req.initial_imbalance = load_stats<double>(w0).imbalance;
-    } catch (const InputError& e) {
-      throw e.located(s.source(), "load.init");
-    }
-  }
+  // Default nu(0): that of the scenario's own initial load for this seed.
+  req.initial_imbalance = o.initial ? *o.initial : load_stats<double>(run.initial).imbalance;
+  const BuiltPolicy& built = run.policy;
   const Analysis a = analyze(topo, *built.policy, nullptr, req);
   nlohmann::json j = {{"topology", topo.spec},
                       {"nodes", topo.graph.num_nodes()},

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "paths.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/progress.hpp"
@@ -22,13 +23,6 @@ struct ReproduceOptions {
   std::string out_dir = "results/reproductions";
   int threads = 0;
 };
-
-// Scenario folder: $NNLB_SCENARIOS, else ./scenarios, else the source tree's.
-fs::path scenarios_dir() {
-  if (const char* env = std::getenv("NNLB_SCENARIOS")) return env;
-  if (fs::is_directory("scenarios")) return "scenarios";
-  return fs::path(NNLB_SOURCE_DIR) / "scenarios";
-}
 
 std::vector<std::string> study_names(const fs::path& dir) {
   std::vector<std::string> names;

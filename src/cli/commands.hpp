@@ -25,6 +25,7 @@ Action add_run(CLI::App& app);
 Action add_analyze(CLI::App& app);
 Action add_list(CLI::App& app);
 Action add_reproduce(CLI::App& app);
+Action add_report(CLI::App& app);
 Action add_sweep(CLI::App& app);
 Action add_plot(CLI::App& app);
 

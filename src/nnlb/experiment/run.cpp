@@ -70,24 +70,28 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
 
 }  // namespace
 
+PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
+  const RunSeeds seeds(seed);
+  PreparedRun p;
+  p.topology = located(s, "topology", [&] { return make_topology(s.text("topology"), seeds.topology, s.base_dir()); });
+  const NodeId n = p.topology.graph.num_nodes();
+  p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
+  p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
+  const PolicySpec spec{s.text("algorithm"), s.text("alpha"), s.text("lambda"), s.text("beta")};
+  p.policy = located(s, "", [&] { return make_policy(spec, p.topology); });
+  p.platform.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), n, seeds.platform, s.base_dir()); });
+  p.platform.latency = {s.number("platform.latency")};
+  p.platform.bandwidth = {s.number("platform.bandwidth")};
+  require(p.platform.latency[0] >= 0, s, "platform.latency", "must be >= 0");
+  require(p.platform.bandwidth[0] > 0, s, "platform.bandwidth", "must be > 0");
+  return p;
+}
+
 RunRecord run_scenario(const Scenario& s, std::uint64_t seed) {
   const RunSeeds seeds(seed);
-  const Topology topo = located(s, "topology", [&] { return make_topology(s.text("topology"), seeds.topology, s.base_dir()); });
-  const LoadMode mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
-  const auto initial = located(s, "load.init", [&] {
-    return make_initial_load(s.text("load.init"), topo.graph.num_nodes(), mode, seeds.load, s.base_dir());
-  });
-  PolicySpec spec{s.text("algorithm"), s.text("alpha"), s.text("lambda"), s.text("beta")};
-  BuiltPolicy built = located(s, "", [&] { return make_policy(spec, topo); });
-  Platform platform;
-  platform.speed = located(s, "platform.speed", [&] {
-    return make_speeds(s.text("platform.speed"), topo.graph.num_nodes(), seeds.platform, s.base_dir());
-  });
-  platform.latency = {s.number("platform.latency")};
-  platform.bandwidth = {s.number("platform.bandwidth")};
-  require(platform.latency[0] >= 0, s, "platform.latency", "must be >= 0");
-  require(platform.bandwidth[0] > 0, s, "platform.bandwidth", "must be > 0");
-
+  PreparedRun prepared = prepare_run(s, seed);
+  const Topology& topo = prepared.topology;
+  const BuiltPolicy& built = prepared.policy;
   RunRecord rec;
   rec.scenario = s.to_json();
   rec.scenario["seed"] = seed;
@@ -111,7 +115,7 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed) {
     const SyncOptions options = sync_options(s, seeds.engine);
     EdgeColoring coloring;
     if (built.policy->pairing() == Pairing::matching) coloring = edge_coloring_for(topo);
-    rec.result = run_sync(topo, *built.policy, &coloring, mode, initial, platform, options);
+    rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, options);
   } else {
     throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
   }

@@ -7,6 +7,10 @@
 
 #include "nnlb/engine/result.hpp"
 #include "nnlb/experiment/scenario.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/model/platform.hpp"
+#include "nnlb/model/topology.hpp"
+#include "nnlb/policy/registry.hpp"
 
 namespace nnlb {
 
@@ -16,6 +20,19 @@ struct RunSeeds {
   std::uint64_t topology, load, engine, platform;
   explicit RunSeeds(std::uint64_t seed);
 };
+
+// Everything a run is built from, as the scenario describes it.
+struct PreparedRun {
+  Topology topology;
+  LoadMode mode = LoadMode::real;
+  std::vector<double> initial;
+  BuiltPolicy policy;
+  Platform platform;
+};
+
+// Builds the topology, initial load, policy and platform of `scenario` for `seed`; errors name
+// the scenario's source and key.
+PreparedRun prepare_run(const Scenario& scenario, std::uint64_t seed);
 
 struct RunRecord {
   nlohmann::json scenario;    // every key as run

@@ -1,7 +1,8 @@
 #pragma once
 // Fused synchronous sweeps for linear policies (FOS, SOS) over the CSR arrays: each node gathers
 // its neighbours' loads and writes its new load. They perform the per-node path's arithmetic in
-// the same order (w_i, then + (in - out) slot by slot), so both paths give bit-identical results.
+// the same order (w_i, then minus the net outflow slot by slot), so both paths give
+// bit-identical results.
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -15,12 +16,12 @@
 
 namespace nnlb {
 
-// One FOS round (Xu et al. Eq. 3): next_i = w_i - sum_j q(alpha_ij (w_i - w_j)), the flow on each
-// edge decided by its more loaded end and rounded down in integer mode. Returns the load moved.
-template <class L>
-double fos_sweep(const Graph& g, const LinearForm& f, std::span<const L> w, std::span<L> next) {
+// next_i = w_i - sum_s outflow(i, d_i, s, w_i) over i's slots; returns the load moved (the sum of
+// positive outflows). `outflow` gives the net load leaving i over slot s, decided by the more
+// loaded end and rounded down to whole units in integer mode.
+template <class L, class Outflow>
+double linear_sweep(const Graph& g, std::span<const L> w, std::span<L> next, Outflow&& outflow) {
   std::vector<double> moved(block_count(w.size()));
-  const bool uniform = f.rule == LinearForm::AlphaRule::uniform;
   for_each_block(w.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
     double m = 0;
     for (std::size_t i = b; i < e; ++i) {
@@ -29,24 +30,9 @@ double fos_sweep(const Graph& g, const LinearForm& f, std::span<const L> w, std:
       const auto di = g.degree(node);
       L acc = wi;
       for (Slot s = g.first_slot(node); s < g.end_slot(node); ++s) {
-        const NodeId j = g.target(s);
-        const L wj = w[j];
-        const double a = uniform ? f.alpha : f.alpha_ij(di, g.degree(j));
-        if constexpr (std::is_integral_v<L>) {
-          if (wi > wj) {
-            const L x = quantize<L>(a * static_cast<double>(wi - wj));
-            acc -= x;
-            m += static_cast<double>(x);
-          } else if (wj > wi) {
-            acc += quantize<L>(a * static_cast<double>(wj - wi));
-          }
-        } else {
-          // Real loads: a * (w_j - w_i) == -(a * (w_i - w_j)) exactly, so the branch-free update
-          // equals the sender-decides path bit for bit.
-          const double x = a * (wi - wj);
-          acc -= x;
-          m += std::max(x, 0.0);
-        }
+        const L out = outflow(di, s, wi);
+        acc -= out;
+        m += std::max(static_cast<double>(out), 0.0);
       }
       next[i] = acc;
     }
@@ -57,43 +43,35 @@ double fos_sweep(const Graph& g, const LinearForm& f, std::span<const L> w, std:
   return total;
 }
 
+// Signed flow alpha * (w_i - w_j) in the load's unit: rounded down on the sending side, so both
+// ends of an edge compute the same amount with opposite signs (exactly, also for doubles).
+template <class L>
+inline L signed_flow(double y) {
+  if constexpr (std::is_integral_v<L>) return y >= 0 ? quantize<L>(y) : -quantize<L>(-y);
+  else return y;
+}
+
+// One FOS round (Xu et al. Eq. 3).
+template <class L>
+double fos_sweep(const Graph& g, const LinearForm& f, std::span<const L> w, std::span<L> next) {
+  return linear_sweep<L>(g, w, next, [&](std::uint32_t di, Slot s, L wi) {
+    const NodeId j = g.target(s);
+    const double a = f.rule == LinearForm::AlphaRule::uniform ? f.alpha : f.alpha_ij(di, g.degree(j));
+    return signed_flow<L>(a * static_cast<double>(wi - w[j]));
+  });
+}
+
 // One SOS round (Ghosh, Muthukrishnan & Schultz 1996): the flow on edge (i, j) is
 // y_ij = beta * alpha_ij * (w_i - w_j) + (beta - 1) * y_ij(t-1), a plain FOS flow when `first`.
-// `net` holds y(t-1) per slot (sender's sign) and receives y(t). Returns the load moved.
+// `net` holds y(t-1) per slot (sender's sign) and receives y(t) in `next_net`.
 template <class L>
 double sos_sweep(const Graph& g, const LinearForm& f, bool first, std::span<const L> w, std::span<L> next,
                  std::span<const L> net, std::span<L> next_net) {
-  std::vector<double> moved(block_count(w.size()));
-  for_each_block(w.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
-    double m = 0;
-    for (std::size_t i = b; i < e; ++i) {
-      const auto node = static_cast<NodeId>(i);
-      const L wi = w[i];
-      const auto di = g.degree(node);
-      L acc = wi;
-      for (Slot s = g.first_slot(node); s < g.end_slot(node); ++s) {
-        const NodeId j = g.target(s);
-        const double fos = f.alpha_ij(di, g.degree(j)) * (static_cast<double>(wi) - static_cast<double>(w[j]));
-        const double y = first ? fos : f.beta * fos + (f.beta - 1.0) * static_cast<double>(net[s]);
-        L flow{0};
-        if (y > 0) {
-          flow = quantize<L>(y);
-          acc = acc + (L{0} - flow);
-          m += static_cast<double>(flow);
-        } else if (y < 0) {
-          const L x = quantize<L>(-y);
-          acc = acc + (x - L{0});
-          flow = L{0} - x;
-        }
-        next_net[s] = flow;
-      }
-      next[i] = acc;
-    }
-    moved[blk] = m;
+  return linear_sweep<L>(g, w, next, [&](std::uint32_t di, Slot s, L wi) {
+    const double fos = f.alpha_ij(di, g.degree(g.target(s))) * (static_cast<double>(wi) - static_cast<double>(w[g.target(s)]));
+    const double y = first ? fos : f.beta * fos + (f.beta - 1.0) * static_cast<double>(net[s]);
+    return next_net[s] = signed_flow<L>(y);
   });
-  double total = 0;
-  for (double x : moved) total += x;
-  return total;
 }
 
 }  // namespace nnlb
