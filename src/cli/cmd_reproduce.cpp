@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "paths.hpp"
+#include "nnlb/experiment/report.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/progress.hpp"
@@ -20,7 +21,8 @@ struct ReproduceOptions {
   bool quick = false;
   bool list = false;
   bool quiet = false;
-  std::string out_dir = "results/reproductions";
+  std::string out_dir = default_results_dir;
+  std::string report_dir = default_report_dir;
   int threads = 0;
 };
 
@@ -60,6 +62,8 @@ int reproduce(const ReproduceOptions& o) {
         fmt::print("  {}: {} exponent {:.2f} (r2 {:.3f})\n", plot, f["group"].get<std::string>(), f["exponent"].get<double>(),
                    f["r2"].get<double>());
   for (const auto& f : result.files) fmt::print("wrote {}\n", f);
+  // Refresh the HTML report so it includes this study.
+  if (!o.report_dir.empty()) fmt::print("report: {}\n", write_report(o.out_dir, scenarios_dir().string(), o.report_dir).back());
   return 0;
 }
 
@@ -72,6 +76,7 @@ Action add_reproduce(CLI::App& app) {
   app.add_flag("--list", o->list, "list the available studies");
   app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_option("--out-dir", o->out_dir, "output folder (default results/reproductions)");
+  app.add_option("--report-dir", o->report_dir, "HTML report refreshed after the run (default results/report; empty: none)");
   app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")
       ->check(CLI::NonNegativeNumber);
   return [o] { return reproduce(*o); };
