@@ -27,6 +27,8 @@ std::vector<KeyInfo> make_keys() {
       {"alpha", Type::text_or_number, nullptr, "diffusion parameter: cybenko|adf|boillat|odf|optimal|NUMBER", {}},
       {"lambda", Type::text_or_number, nullptr, "dimension-exchange parameter: ade|ode|NUMBER", {}},
       {"beta", Type::text_or_number, nullptr, "SOS parameter: optimal|NUMBER in (0,2)", {}},
+      {"leveling", Type::number, 1.0, "best effort: leveling parameter k (amounts divided by k)", {}},
+      {"ping_pong", Type::boolean, false, "Bertsekas-Tsitsiklis: enforce the ping-pong condition (Eq. 2)", {}},
       {"port", Type::string, "all", "communication model: all-port or one-port step accounting", {"all", "one"}},
       {"de.sweep_cost", Type::string, "colours",
        "dimension exchange: each colour class costs a step, or a whole sweep costs one step", {"colours", "one"}},

@@ -1,5 +1,7 @@
 #include "nnlb/policy/registry.hpp"
 
+#include "nnlb/policy/bertsekas_tsitsiklis.hpp"
+#include "nnlb/policy/best_effort.hpp"
 #include "nnlb/policy/diffusion.hpp"
 #include "nnlb/policy/dimension_exchange.hpp"
 #include "nnlb/policy/parameters.hpp"
@@ -54,9 +56,17 @@ BuiltPolicy make_policy(const PolicySpec& spec, const Topology& topo) {
     if (f.rule == LinearForm::AlphaRule::uniform) built.parameters.emplace_back("alpha", f.alpha);
     built.parameters.emplace_back("beta", f.beta);
     built.policy = std::make_unique<SecondOrderDiffusion>(f);
+  } else if (a == "best-effort") {
+    if (!(spec.leveling >= 1)) throw InputError({}, "leveling", "must be >= 1");
+    built.parameters.emplace_back("leveling", spec.leveling);
+    built.policy = std::make_unique<BestEffort>(spec.leveling);
+  } else if (a == "bertsekas-tsitsiklis" || a == "naive") {
+    built.parameters.emplace_back("ping_pong", spec.ping_pong ? 1.0 : 0.0);
+    built.policy = std::make_unique<BertsekasTsitsiklis>(spec.ping_pong);
   } else {
     throw InputError({}, "algorithm", "unknown algorithm '" + a + "' (see `nnlb list`)");
   }
+  if (a != "best-effort" && spec.leveling != 1) throw InputError({}, "leveling", "only applies to algorithm 'best-effort'");
   return built;
 }
 
@@ -72,6 +82,9 @@ std::vector<PolicyInfo> policy_catalog() {
       {"ode", "optimally-tuned dimension exchange (meshes, tori)", {}},
       {"sos", "second-order diffusion, Ghosh, Muthukrishnan & Schultz 1996",
        {alpha + " (default optimal)", "beta: optimal | NUMBER in (0,2) (default optimal)"}},
+      {"best-effort", "best effort, Couturier, Giersch & Hakem sec. 5", {"leveling: k >= 1 divides the amounts (default 1)"}},
+      {"bertsekas-tsitsiklis", "Bertsekas & Tsitsiklis as Bahi, Giersch & Makhoul's algorithm 2 (alias: naive)",
+       {"ping_pong: enforce the ping-pong condition, Eq. 2 (default false)"}},
   };
 }
 

@@ -16,6 +16,8 @@ struct PolicySpec {
   std::string alpha;   // empty: the algorithm's default
   std::string lambda;  // empty: the algorithm's default
   std::string beta;    // empty: "optimal"
+  double leveling = 1;     // best effort's k (sec. 5.2 of Couturier et al.)
+  bool ping_pong = false;  // Bertsekas–Tsitsiklis: enforce the ping-pong condition (Eq. 2)
 };
 
 struct PolicyInfo {
