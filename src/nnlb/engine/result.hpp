@@ -21,6 +21,16 @@ struct StepRecord {
   double moved = 0;         // load transferred during this round
 };
 
+// Time-based engines: the metrics of Couturier, Giersch & Hakem sec. 7.2.
+struct TimeMetrics {
+  double time = 0;                  // simulated seconds at the stop
+  double avg_idle_time = 0;         // mean over nodes of the time spent holding no load
+  double avg_convergence_time = 0;  // mean over nodes of their last entry into the band
+  double max_convergence_time = 0;  // the last node's
+  double data_transferred = 0;      // load carried by data messages / total load
+  std::uint64_t control_messages = 0, data_messages = 0, events = 0;
+};
+
 struct RunSummary {
   std::string stop_reason;                     // "imbalance", "spread", "quiescent", "steps", "time"
   bool balanced = false;                       // the imbalance/spread target was reached
@@ -35,6 +45,7 @@ struct RunSummary {
   double initial_total = 0;
   double final_total = 0;
   double max_conservation_error = 0;           // relative, worst over the run (0 in integer mode)
+  std::optional<TimeMetrics> timing;           // time-based engines only
 };
 
 // Every node's load at sampled moments, for heat maps of load over nodes and time.

@@ -38,17 +38,27 @@ std::string format_table(const json& r, std::size_t max_rows) {
   std::string out = describe(r);
   const auto& series = r["series"];
   const std::size_t n = series["round"].size();
-  out += fmt::format("\n{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", "round", "steps", "imbalance", "stddev", "min", "max", "moved");
+  const bool timed = r["summary"].contains("time");
+  const char* clock = timed ? "time" : "steps";
+  out += fmt::format("\n{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", timed ? "events" : "round", clock, "imbalance", "stddev", "min", "max", "moved");
   const std::size_t stride = std::max<std::size_t>(1, (n + max_rows - 1) / std::max<std::size_t>(1, max_rows));
   for (std::size_t i = 0; i < n; ++i) {
     if (i % stride != 0 && i + 1 != n) continue;
-    out += fmt::format("{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", cell(series["round"][i]), cell(series["steps"][i]),
+    out += fmt::format("{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", cell(series["round"][i]), cell(series[clock][i]),
                        cell(series["imbalance"][i]), cell(series["stddev"][i]), cell(series["min"][i]), cell(series["max"][i]),
                        cell(series["moved"][i]));
   }
   const auto& m = r["summary"];
-  out += fmt::format("\nstopped by {} after {} steps ({} rounds); steps to balance: {}\n", cell(m["stop_reason"]), cell(m["steps"]),
-                     cell(m["rounds"]), cell(m["steps_to_balance"]));
+  if (m.contains("time")) {
+    out += fmt::format("\nstopped ({}) at t = {} s; convergence time: average {} s, maximum {} s; average idle time {} s\n",
+                       cell(m["stop_reason"]), cell(m["time"]), cell(m["avg_convergence_time"]), cell(m["max_convergence_time"]),
+                       cell(m["avg_idle_time"]));
+    out += fmt::format("messages: {} control, {} data; data transferred {} x the total load; {} events\n", cell(m["control_messages"]),
+                       cell(m["data_messages"]), cell(m["data_transferred"]), cell(m["events"]));
+  } else {
+    out += fmt::format("\nstopped by {} after {} steps ({} rounds); steps to balance: {}\n", cell(m["stop_reason"]), cell(m["steps"]),
+                       cell(m["rounds"]), cell(m["steps_to_balance"]));
+  }
   out += fmt::format("imbalance {} -> {}; load moved {}; conservation error {}\n", cell(m["initial_imbalance"]),
                      cell(m["final_imbalance"]), cell(m["load_moved"]), cell(m["max_conservation_error"]));
   return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
@@ -68,6 +69,33 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   return o;
 }
 
+DesOptions des_options(const Scenario& s, const Platform& platform, std::uint64_t engine_seed) {
+  DesOptions o;
+  o.virtual_load = s.boolean("des.virtual_load");
+  o.bytes_per_unit = s.number("des.bytes_per_unit");
+  o.flops_per_unit = s.number("des.flops_per_unit");
+  if (const auto ratio = s.optional_number("des.comp_comm_ratio")) {
+    require(*ratio > 0, s, "des.comp_comm_ratio", "must be > 0");
+    // comp time of a unit = ratio * comm time of a unit, on the first node's speed and link.
+    o.flops_per_unit = *ratio * o.bytes_per_unit / platform.link_bandwidth(0) * platform.node_speed(0);
+  }
+  o.control_bytes = s.number("des.control_bytes");
+  o.lb_period = s.number("des.lb_period");
+  o.comp_min_period = s.number("des.comp_min_period");
+  o.sample_period = s.number("des.sample_period");
+  o.band = s.number("stop.band");
+  o.time_limit = s.number("stop.time");
+  for (const char* key : {"des.bytes_per_unit", "des.flops_per_unit", "des.lb_period", "des.comp_min_period", "stop.time"})
+    require(s.number(key) > 0, s, key, "must be > 0");
+  require(o.control_bytes >= 0, s, "des.control_bytes", "must be >= 0");
+  require(o.band > 0, s, "stop.band", "must be > 0");
+  require(o.sample_period >= 0, s, "des.sample_period", "must be >= 0");
+  o.record_load_history = s.integer("output.load_history") > 0;
+  o.record_final_load = s.boolean("output.final_load");
+  o.seed = engine_seed;
+  return o;
+}
+
 }  // namespace
 
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
@@ -116,6 +144,9 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed) {
     EdgeColoring coloring;
     if (built.policy->pairing() == Pairing::matching) coloring = edge_coloring_for(topo);
     rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, options);
+  } else if (engine == "des") {
+    const DesOptions options = des_options(s, prepared.platform, seeds.engine);
+    rec.result = run_des(topo, *built.policy, prepared.mode, prepared.initial, prepared.platform, options);
   } else {
     throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
   }
@@ -136,15 +167,27 @@ json summary_json(const RunSummary& m) {
             {"initial_total", m.initial_total},
             {"final_total", m.final_total},
             {"max_conservation_error", m.max_conservation_error}};
+  if (m.timing) {
+    const TimeMetrics& t = *m.timing;
+    j["time"] = t.time;
+    j["avg_idle_time"] = t.avg_idle_time;
+    j["avg_convergence_time"] = t.avg_convergence_time;
+    j["max_convergence_time"] = t.max_convergence_time;
+    j["data_transferred"] = t.data_transferred;
+    j["control_messages"] = t.control_messages;
+    j["data_messages"] = t.data_messages;
+    j["events"] = t.events;
+  }
   return j;
 }
 
 json to_json(const RunRecord& r) {
-  json series = {{"round", json::array()}, {"steps", json::array()}, {"imbalance", json::array()}, {"stddev", json::array()},
+  json series = {{"round", json::array()}, {"steps", json::array()}, {"time", json::array()}, {"imbalance", json::array()}, {"stddev", json::array()},
                  {"min", json::array()},   {"max", json::array()},   {"mean", json::array()},      {"moved", json::array()}};
   for (const auto& p : r.result.series) {
     series["round"].push_back(p.round);
     series["steps"].push_back(p.steps);
+    series["time"].push_back(p.time);
     series["imbalance"].push_back(p.imbalance);
     series["stddev"].push_back(p.stddev);
     series["min"].push_back(p.min);

@@ -1,0 +1,163 @@
+// The discrete-event engine: event order, link timing, conservation with load in flight,
+// determinism, and the behaviours Couturier, Giersch & Hakem describe.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/des/event_queue.hpp"
+#include "nnlb/engine/des/links.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/policy/registry.hpp"
+
+namespace nnlb {
+namespace {
+
+TEST(EventQueue, TimeOrderThenInsertionOrder) {
+  EventQueue q;
+  q.push(2.0, 0, 1);
+  q.push(1.0, 0, 2);
+  q.push(2.0, 0, 3);
+  q.push(1.0, 0, 4);
+  std::vector<std::uint32_t> order;
+  while (!q.empty()) order.push_back(q.pop().target);
+  EXPECT_EQ(order, (std::vector<std::uint32_t>{2, 4, 1, 3}));
+}
+
+TEST(Links, OneTransferTakesLatencyPlusSizeOverBandwidth) {
+  const Topology t = make_topology("line:2", 1);
+  const Platform p{{1e9}, {0.25}, {1000.0}};
+  Links links(t.graph, p);
+  EXPECT_DOUBLE_EQ(links.deliver(0, 3.0, 500.0), 3.0 + 0.25 + 0.5);
+}
+
+TEST(Links, MessagesOnALinkQueueInFifoOrder) {
+  const Topology t = make_topology("line:2", 1);
+  const Platform p{{1e9}, {0.25}, {1000.0}};
+  Links links(t.graph, p);
+  const double a = links.deliver(0, 0.0, 1000.0);  // on the wire 0 .. 1
+  const double b = links.deliver(0, 0.5, 10.0);    // waits for the wire: 1 .. 1.01
+  const double c = links.deliver(1, 0.5, 10.0);    // the other direction is free
+  EXPECT_DOUBLE_EQ(a, 1.25);
+  EXPECT_DOUBLE_EQ(b, 1.0 + 0.01 + 0.25);
+  EXPECT_DOUBLE_EQ(c, 0.5 + 0.01 + 0.25);
+  EXPECT_LT(a, b);
+}
+
+struct DesCase {
+  Topology topo;
+  BuiltPolicy built;
+  Platform platform{{1e9}, {5e-5}, {1.25e8}};
+};
+
+DesCase des_case(const std::string& topology, const std::string& algorithm, double leveling = 1) {
+  DesCase c{make_topology(topology, 3), {}};
+  PolicySpec spec;
+  spec.algorithm = algorithm;
+  spec.leveling = leveling;
+  c.built = make_policy(spec, c.topo);
+  return c;
+}
+
+RunResult run(const DesCase& c, LoadMode mode, const std::vector<double>& w0, DesOptions o = {}) {
+  o.record_final_load = true;
+  return run_des(c.topo, *c.built.policy, mode, w0, c.platform, o);
+}
+
+TEST(DesEngine, FirstTransferArrivesAfterLatencyPlusSize) {
+  // line:2, all on node 0: best effort sends half at t = 0; node 1 enters the band when the data
+  // arrives, at latency + bytes / bandwidth (control messages are free here).
+  auto c = des_case("line:2", "best-effort");
+  DesOptions o;
+  o.control_bytes = 0;
+  o.bytes_per_unit = 1000;
+  const auto r = run(c, LoadMode::real, {2000, 0}, o);
+  ASSERT_EQ(r.summary.stop_reason, "balanced");
+  const double arrival = 5e-5 + 1000 * 1000 / 1.25e8;
+  EXPECT_DOUBLE_EQ(r.summary.timing->max_convergence_time, arrival);
+  EXPECT_DOUBLE_EQ(r.summary.timing->time, arrival);
+  EXPECT_DOUBLE_EQ(r.summary.timing->avg_convergence_time, arrival / 2);
+  EXPECT_DOUBLE_EQ(r.summary.timing->avg_idle_time, arrival / 2);  // node 1 idle until then
+  EXPECT_EQ(r.final_load, (std::vector<double>{1000, 1000}));
+  EXPECT_EQ(r.summary.timing->data_messages, 1u);
+}
+
+TEST(DesEngine, ConservesLoadInEveryPolicyAndMode) {
+  // The engine checks held + in-flight load at every sample and throws if it drifts; here we
+  // also check the end state of short runs that stop with load still in flight.
+  for (const char* topology : {"line:12", "torus:4x4", "hypercube:4"})
+    for (const char* algorithm : {"best-effort", "naive", "fos", "ade"})
+      for (LoadMode mode : {LoadMode::real, LoadMode::integer})
+        for (bool vload : {false, true}) {
+          auto c = des_case(topology, algorithm);
+          const NodeId n = c.topo.graph.num_nodes();
+          DesOptions o;
+          o.virtual_load = vload;
+          o.time_limit = 0.05;
+          o.sample_period = 0.001;
+          const auto w0 = make_initial_load("random-total:" + std::to_string(1000 * n), n, mode, 5);
+          RunResult r;
+          ASSERT_NO_THROW(r = run(c, mode, w0, o)) << topology << " " << algorithm;
+          EXPECT_NEAR(r.summary.final_total, 1000.0 * n, 1e-9 * 1000.0 * n);
+          if (mode == LoadMode::integer)
+            for (double x : r.final_load) EXPECT_EQ(x, std::floor(x));
+          EXPECT_LE(r.summary.max_conservation_error, 1e-12);
+        }
+}
+
+TEST(DesEngine, SameSeedSameRun) {
+  auto c = des_case("hypercube:5", "best-effort", 2);
+  const auto w0 = make_initial_load("random-total:32000", 32, LoadMode::real, 9);
+  DesOptions o;
+  o.virtual_load = true;
+  const auto a = run(c, LoadMode::real, w0, o), b = run(c, LoadMode::real, w0, o);
+  EXPECT_EQ(a.final_load, b.final_load);
+  EXPECT_EQ(a.summary.timing->events, b.summary.timing->events);
+  EXPECT_EQ(a.summary.timing->time, b.summary.timing->time);
+  ASSERT_EQ(a.series.size(), b.series.size());
+  for (std::size_t k = 0; k < a.series.size(); ++k) EXPECT_EQ(a.series[k].imbalance, b.series[k].imbalance);
+}
+
+TEST(DesEngine, EveryStrategyBalancesTheLineFromOneEnd) {
+  for (const char* algorithm : {"best-effort", "naive"})
+    for (bool vload : {false, true}) {
+      auto c = des_case("line:16", algorithm);
+      DesOptions o;
+      o.virtual_load = vload;
+      std::vector<double> w0(16, 0.0);
+      w0[0] = 16000;
+      const auto r = run(c, LoadMode::real, w0, o);
+      EXPECT_EQ(r.summary.stop_reason, "balanced") << algorithm << " vload " << vload;
+      for (double x : r.final_load) EXPECT_NEAR(x, 1000, 10 + 1e-9);
+    }
+}
+
+TEST(DesEngine, VirtualLoadSpeedsUpTheLine) {
+  // Sec. 7: announced load lets a node pass load on before it arrives.
+  auto c = des_case("line:16", "best-effort");
+  std::vector<double> w0(16, 0.0);
+  w0[0] = 16000;
+  DesOptions plain, vload;
+  vload.virtual_load = true;
+  const auto a = run(c, LoadMode::real, w0, plain), b = run(c, LoadMode::real, w0, vload);
+  EXPECT_LT(b.summary.timing->max_convergence_time * 5, a.summary.timing->max_convergence_time);
+}
+
+TEST(DesEngine, IntegerLoadOnALineStopsOnAStairway) {
+  // Integer transfers are rounded down, so neighbours one unit apart stop exchanging: the
+  // "stairway effect" of sec. 7.3.5. (Our virtual load does not remove it; see the
+  // reproduction notes.)
+  auto c = des_case("line:10", "best-effort");
+  std::vector<double> w0(10, 0.0);
+  w0[0] = 80;
+  DesOptions o;
+  o.time_limit = 20;
+  const auto r = run(c, LoadMode::integer, w0, o);
+  EXPECT_EQ(r.summary.stop_reason, "time");
+  EXPECT_EQ(std::accumulate(r.final_load.begin(), r.final_load.end(), 0.0), 80);
+  for (std::size_t i = 1; i < r.final_load.size(); ++i) EXPECT_LE(std::abs(r.final_load[i] - r.final_load[i - 1]), 1);
+  EXPECT_GT(r.final_load.front() - r.final_load.back(), 1) << "a stairway, not the uniform 8";
+}
+
+}  // namespace
+}  // namespace nnlb
