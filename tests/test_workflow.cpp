@@ -14,6 +14,7 @@
 #include "nnlb/experiment/store.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/experiment/sweep.hpp"
+#include "nnlb/util/error.hpp"
 
 namespace nnlb {
 namespace {
@@ -208,6 +209,32 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
     }
   // One fitted exponent per algorithm.
   EXPECT_EQ(write_plot(plots[2], records, dir.string(), "test")["fits"].size(), 3u);
+  fs::remove_all(dir);
+}
+
+TEST(Sweep, ZippedAxesSetSeveralKeysTogether) {
+  SweepSpec s;
+  s.base.set("engine", "sync", "test");
+  s.base.set("stop.steps", 3, "test");
+  s.axes = {{"algorithm+leveling", {json::array({"naive", 1}), json::array({"best-effort", 4})}}};
+  const auto records = run_sweep(s, {});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1]["scenario"]["algorithm"], "best-effort");
+  EXPECT_EQ(records[1]["scenario"]["leveling"], 4.0);
+  Scenario probe;
+  EXPECT_THROW(apply_axis(probe, "algorithm+leveling", json::array({"naive"}), "test"), InputError);
+}
+
+TEST(Plot, WhereKeepsOnlyMatchingRecords) {
+  const fs::path dir = fresh_dir("where");
+  const auto records = run_sweep(small_sweep(), {});
+  PlotSpec p{"lines", "topology.nodes", {"summary.steps_to_balance"}, {"scenario.algorithm"}, "w", "", "", "", false, false, 0,
+             {"scenario.topology=mesh:4x4"}};
+  const auto table = write_plot(p, records, dir.string(), "test");
+  for (const auto& row : table["rows"]) EXPECT_EQ(row["x"], 16.0);
+  EXPECT_EQ(table["rows"].size(), 3u);
+  p.where = {"nonsense"};
+  EXPECT_THROW(check_plot(p, "test", "plot.w"), InputError);
   fs::remove_all(dir);
 }
 

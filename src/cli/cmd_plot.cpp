@@ -19,6 +19,7 @@ struct PlotOptions {
   std::string out;
   PlotSpec spec;
   std::string y, group;
+  std::vector<std::string> where;
 };
 
 // Records from a results store (.jsonl), a record (.json) or a --repeat file ({"runs": [...]}).
@@ -45,6 +46,7 @@ std::vector<std::string> split_list(const std::string& s) {
 int plot(PlotOptions o) {
   o.spec.y = split_list(o.y);
   o.spec.group = split_list(o.group);
+  o.spec.where = o.where;
   check_plot(o.spec, "nnlb plot", "--kind/--x/--y");
   const fs::path out(o.out);
   if (out.extension() != ".png" && out.extension() != ".svg") throw InputError(o.out, {}, "--out must end in .png or .svg");
@@ -67,6 +69,7 @@ Action add_plot(CLI::App& app) {
   app.add_option("--x", o->spec.x, "x field (e.g. topology.k) or series column (e.g. steps)");
   app.add_option("--y", o->y, "y field(s), comma-separated (several only for bars)");
   app.add_option("--group", o->group, "fields whose values make separate lines, comma-separated");
+  app.add_option("--where", o->where, "keep only records whose FIELD=VALUE (repeatable)");
   app.add_option("--title", o->spec.title, "chart title");
   app.add_option("--xlabel", o->spec.xlabel, "x axis label");
   app.add_option("--ylabel", o->spec.ylabel, "y axis label");

@@ -122,7 +122,10 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
   for (const auto& [k, v] : base.items()) st.sweep.base.set(k, v, path + " [base]");
   for (const auto& [k, v] : sweep.items()) {
     if (!v.is_array() || v.empty()) throw InputError(path, "sweep." + k, "expected a non-empty list of values");
-    for (const auto& value : v) Scenario(st.sweep.base).set(k, value, path + " [sweep]");  // type check now
+    for (const auto& value : v) {
+      Scenario probe = st.sweep.base;  // type check now, before anything runs
+      apply_axis(probe, k, value, path + " [sweep]");
+    }
     st.sweep.axes.push_back({k, std::vector<json>(v.begin(), v.end())});
   }
   for (const auto& [id, p] : plots) {
@@ -139,6 +142,7 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
       else if (k == "logx") ps.logx = v.get<bool>();
       else if (k == "logy") ps.logy = v.get<bool>();
       else if (k == "x_max") ps.x_max = v.get<double>();
+      else if (k == "where") ps.where = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
       else throw InputError(path, "plot." + id + "." + k, "unknown plot key");
     }
     check_plot(ps, path, "plot." + id);
@@ -289,13 +293,29 @@ void check_plot(const PlotSpec& ps, const std::string& source, const std::string
   static const std::vector<std::string> kinds = {"lines", "series", "fit", "bars", "heatmap"};
   if (std::find(kinds.begin(), kinds.end(), ps.kind) == kinds.end())
     throw InputError(source, key + ".kind", "must be lines, series, fit, bars or heatmap, got '" + ps.kind + "'");
+  for (const auto& cond : ps.where)
+    if (cond.find('=') == std::string::npos || cond.front() == '=')
+      throw InputError(source, key + ".where", "conditions are FIELD=VALUE, got '" + cond + "'");
   if (ps.kind == "heatmap") return;
   if (ps.x.empty() || ps.y.empty()) throw InputError(source, key, "needs x and y");
   if (ps.y.size() > 1 && ps.kind != "bars") throw InputError(source, key + ".y", "several y fields only for kind bars");
 }
 
-json write_plot(const PlotSpec& ps, const std::vector<json>& records, const std::string& out_dir, const std::string& default_title,
+bool matches(const json& record, const std::vector<std::string>& where) {
+  for (const auto& cond : where) {
+    const auto eq = cond.find('=');
+    const json v = record_field(record, cond.substr(0, eq));
+    const std::string want = cond.substr(eq + 1);
+    if ((v.is_string() ? v.get<std::string>() : v.dump()) != want) return false;
+  }
+  return true;
+}
+
+json write_plot(const PlotSpec& ps, const std::vector<json>& all_records, const std::string& out_dir, const std::string& default_title,
                 const std::string& image_ext) {
+  std::vector<json> records;
+  for (const auto& r : all_records)
+    if (matches(r, ps.where)) records.push_back(r);
   Chart chart;
   chart.title = ps.title.empty() ? default_title : ps.title;
   chart.xlabel = ps.xlabel.empty() ? (ps.kind == "heatmap" ? "node" : ps.x) : ps.xlabel;

@@ -24,6 +24,7 @@ struct PlotSpec {
   std::string title, xlabel, ylabel;
   bool logx = false, logy = false;
   double x_max = 0;                // kind "series": drop points beyond this x (0: keep all)
+  std::vector<std::string> where;  // only records whose fields match: "scenario.topology=line:64"
 };
 
 struct Study {

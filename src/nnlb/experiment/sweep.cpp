@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "nnlb/experiment/run.hpp"
+#include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 
 namespace nnlb {
@@ -29,6 +30,18 @@ std::vector<std::vector<std::pair<std::string, json>>> sweep_points(const SweepS
   return points;
 }
 
+void apply_axis(Scenario& scenario, const std::string& key, const json& value, const std::string& source) {
+  if (key.find('+') == std::string::npos) return scenario.set(key, value, source);
+  std::vector<std::string> keys;
+  for (std::size_t start = 0, plus; start <= key.size(); start = plus + 1) {
+    plus = std::min(key.find('+', start), key.size());
+    keys.push_back(key.substr(start, plus - start));
+  }
+  if (!value.is_array() || value.size() != keys.size())
+    throw InputError(source, key, "each value of a zipped axis is a list of " + std::to_string(keys.size()) + " values, got " + value.dump());
+  for (std::size_t k = 0; k < keys.size(); ++k) scenario.set(keys[k], value[k], source);
+}
+
 std::string run_key(const json& scenario, std::uint64_t seed) {
   // FNV-1a over the canonical dump (keys are sorted) and the seed.
   std::uint64_t h = 0xcbf29ce484222325ULL;
@@ -43,7 +56,7 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   std::vector<Scenario> scenarios;
   for (const auto& p : points) {
     Scenario s = spec.base;
-    for (const auto& [k, v] : p) s.set(k, v, spec.base.source() + " [sweep]");
+    for (const auto& [k, v] : p) apply_axis(s, k, v, spec.base.source() + " [sweep]");
     scenarios.push_back(std::move(s));
   }
   // This process's jobs, and which of them the store already holds.

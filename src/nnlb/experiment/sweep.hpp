@@ -15,10 +15,15 @@
 
 namespace nnlb {
 
+// One axis of a sweep. A key joining several keys with '+' ("algorithm+leveling") is a zipped
+// axis: each value is a list giving those keys together (["best-effort", 2]).
 struct SweepAxis {
   std::string key;
   std::vector<nlohmann::json> values;
 };
+
+// Sets one axis value on a scenario (several keys for a zipped axis); InputError if malformed.
+void apply_axis(Scenario& scenario, const std::string& key, const nlohmann::json& value, const std::string& source);
 
 struct SweepSpec {
   Scenario base;
