@@ -77,8 +77,7 @@ Action add_reproduce(CLI::App& app) {
   app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_option("--out-dir", o->out_dir, "output folder (default results/reproductions)");
   app.add_option("--report-dir", o->report_dir, "HTML report refreshed after the run (default results/report; empty: none)");
-  app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")
-      ->check(CLI::NonNegativeNumber);
+  add_threads_option(app, o->threads);
   return [o] { return reproduce(*o); };
 }
 

@@ -91,8 +91,7 @@ Action add_run(CLI::App& app) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   app.add_option("--out", o->out, "write the result to this file (written whole, only on success)");
   app.add_option("--plot", o->plot, "also plot the imbalance factor over steps to this .png or .svg file");
-  app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")
-      ->check(CLI::NonNegativeNumber);
+  add_threads_option(app, o->threads);
   return [o] { return run(*o); };
 }
 

@@ -108,7 +108,7 @@ Action add_sweep(CLI::App& app) {
   app.add_option("--out-dir", o->out_dir, "where the sweep's plots go (default: the store's folder)");
   app.add_option("--set", o->sets, "override a base scenario key, KEY=VALUE (repeatable)")->take_all();
   app.add_option("--seed", o->seed, "master seed (repeat r uses seed + r)");
-  app.add_option("--threads", o->threads, "worker threads (default: all cores; results do not depend on it)")->check(CLI::NonNegativeNumber);
+  add_threads_option(app, o->threads);
   app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_flag("--quick", o->quick, "apply the file's [quick] section");
   return [o] { return sweep(*o); };

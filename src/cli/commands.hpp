@@ -21,6 +21,9 @@ struct ScenarioOptions {
   Scenario load() const;
 };
 
+// --threads N: worker threads (0, the default: all cores). Results never depend on it.
+void add_threads_option(CLI::App& app, int& threads);
+
 Action add_run(CLI::App& app);
 Action add_analyze(CLI::App& app);
 Action add_list(CLI::App& app);

@@ -13,4 +13,8 @@ Scenario ScenarioOptions::load() const {
   return s;
 }
 
+void add_threads_option(CLI::App& app, int& threads) {
+  app.add_option("--threads", threads, "worker threads (default: all cores; results do not depend on it)")->check(CLI::NonNegativeNumber);
+}
+
 }  // namespace nnlb::cli
