@@ -14,7 +14,21 @@
 #include "nnlb/policy/policy.hpp"
 #include "nnlb/util/parallel.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace nnlb {
+
+// max(x, 0) without a branch: with unbalanced loads a compare-and-jump mispredicts about half the
+// time, which made the sweep compute-bound (docs/benchmarks.md).
+inline double positive_part(double x) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(x), _mm_setzero_pd()));
+#else
+  return x > 0.0 ? x : 0.0;
+#endif
+}
 
 // next_i = w_i - sum_s outflow(i, d_i, s, w_i) over i's slots; returns the load moved (the sum of
 // positive outflows). `outflow` gives the net load leaving i over slot s, decided by the more
@@ -32,7 +46,7 @@ double linear_sweep(const Graph& g, std::span<const L> w, std::span<L> next, Out
       for (Slot s = g.first_slot(node); s < g.end_slot(node); ++s) {
         const L out = outflow(di, s, wi);
         acc -= out;
-        m += std::max(static_cast<double>(out), 0.0);
+        m += positive_part(static_cast<double>(out));
       }
       next[i] = acc;
     }
@@ -43,11 +57,12 @@ double linear_sweep(const Graph& g, std::span<const L> w, std::span<L> next, Out
   return total;
 }
 
-// Signed flow alpha * (w_i - w_j) in the load's unit: rounded down on the sending side, so both
-// ends of an edge compute the same amount with opposite signs (exactly, also for doubles).
+// Signed flow alpha * (w_i - w_j) in the load's unit, as its sender rounds it: down to whole units
+// for the positive amount, i.e. truncation toward zero for either sign; so both ends of an edge
+// compute the same amount with opposite signs (exactly, also for doubles). Branch-free.
 template <class L>
 inline L signed_flow(double y) {
-  if constexpr (std::is_integral_v<L>) return y >= 0 ? quantize<L>(y) : -quantize<L>(-y);
+  if constexpr (std::is_integral_v<L>) return static_cast<L>(y);
   else return y;
 }
 
