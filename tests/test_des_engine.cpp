@@ -99,8 +99,9 @@ TEST(DesEngine, ConservesLoadInEveryPolicyAndMode) {
           RunResult r;
           ASSERT_NO_THROW(r = run(c, mode, w0, o)) << topology << " " << algorithm;
           EXPECT_NEAR(r.summary.final_total, 1000.0 * n, 1e-9 * 1000.0 * n);
-          if (mode == LoadMode::integer)
+          if (mode == LoadMode::integer) {
             for (double x : r.final_load) EXPECT_EQ(x, std::floor(x));
+          }
           EXPECT_LE(r.summary.max_conservation_error, 1e-12);
         }
 }
