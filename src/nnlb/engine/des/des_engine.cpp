@@ -200,11 +200,6 @@ class DesRun {
       ++control_messages_;
       send(s, Message<L>{s, false, opt_.virtual_load ? announce_[s - first] : L{0}, load, counted_[s]}, opt_.control_bytes);
     }
-    // Decided load may be sendable right away: a waiting computing process wakes up.
-    if (n.waiting && n.pending_total > L{0} && n.real > L{0}) {
-      n.waiting = false;
-      queue_.push(now_, compute_wake, i);
-    }
     queue_.push(now_ + opt_.lb_period, balance_wake, i);
   }
 
