@@ -213,9 +213,9 @@ json xy_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart,
       const PowerFit f = fit_power_law(cs.x, cs.y);
       fits.push_back({{"group", label}, {"exponent", f.exponent}, {"coefficient", f.coefficient}, {"r2", f.r2}});
       cs.label = fmt::format("{} (slope {:.2f})", label, f.exponent);
-      cs.style = "points";
+      cs.style = fmt::format("points lc {}", fits.size());  // one colour per group, shared with its line
       ChartSeries line;
-      line.style = "lines dt 2";
+      line.style = fmt::format("lines dt 2 lc {}", fits.size());
       line.x = {cs.x.front(), cs.x.back()};
       line.y = {f.coefficient * std::pow(cs.x.front(), f.exponent), f.coefficient * std::pow(cs.x.back(), f.exponent)};
       chart.series.push_back(std::move(cs));
