@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -13,6 +14,7 @@
 #include "nnlb/policy/diffusion.hpp"
 #include "nnlb/policy/dimension_exchange.hpp"
 #include "nnlb/policy/registry.hpp"
+#include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 
 namespace nnlb {
@@ -275,6 +277,17 @@ TEST(SyncEngine, DeSweepCountedAsOneStepDoesTheSameExchanges) {
   EXPECT_EQ(a.final_load, b.final_load);
   EXPECT_EQ(a.summary.steps, 12u);
   EXPECT_EQ(b.summary.steps, 3u);
+}
+
+TEST(InitialLoad, TotalsPerNode) {
+  const auto single = make_initial_load("single:3,1000*N", 16, LoadMode::integer, 1);
+  EXPECT_EQ(single[3], 16000.0);
+  EXPECT_EQ(std::accumulate(single.begin(), single.end(), 0.0), 16000.0);
+  const auto spread = make_initial_load("random-total:1000*N", 16, LoadMode::integer, 1);
+  EXPECT_EQ(std::accumulate(spread.begin(), spread.end(), 0.0), 16000.0);
+  EXPECT_GT(*std::max_element(spread.begin(), spread.end()), *std::min_element(spread.begin(), spread.end()));
+  EXPECT_THROW(make_initial_load("single:0,-1*N", 4, LoadMode::real, 1), InputError);
+  EXPECT_THROW(make_initial_load("single:0,0.5*N", 3, LoadMode::integer, 1), InputError);
 }
 
 }  // namespace

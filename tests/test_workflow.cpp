@@ -163,6 +163,25 @@ TEST(Store, ResumeAfterARealKill) {
   fs::remove_all(dir);
 }
 
+TEST(Reproduce, EveryStudyRunsQuickAndDrawsItsCharts) {
+  const fs::path dir = fresh_dir("studies");
+  std::string list;
+  ASSERT_EQ(shell(std::string(NNLB_BINARY) + " reproduce --list", &list), 0) << list;
+  std::istringstream names(list);
+  std::size_t studies = 0;
+  for (std::string name; std::getline(names, name);) {
+    SCOPED_TRACE(name);
+    std::string out;
+    ASSERT_EQ(shell(std::string(NNLB_BINARY) + " reproduce " + name + " --quick -q --report-dir '' --out-dir " + dir.string(), &out), 0) << out;
+    const Study study = load_study(std::string(NNLB_SOURCE_DIR) + "/scenarios/" + name + ".toml", name, true);
+    ASSERT_FALSE(study.plots.empty());
+    for (const auto& plot : study.plots) EXPECT_GT(fs::file_size(dir / name / (plot.file + ".png")), 1000u) << plot.file;
+    ++studies;
+  }
+  EXPECT_GE(studies, 7u);
+  fs::remove_all(dir);
+}
+
 TEST(Sweep, MpirunSplitsTheSweepAcrossRanks) {
 #ifndef NNLB_TEST_MPIRUN
   GTEST_SKIP() << "nnlb was built without MPI";
@@ -191,12 +210,14 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
   spec.keep_series = true;
   spec.base.set("output.load_history", 5, "test");
   const auto records = run_sweep(spec, {});
-  std::vector<PlotSpec> plots(5);
-  plots[0] = {"lines", "topology.nodes", {"summary.steps_to_balance"}, {"scenario.algorithm"}, "lines", "", "", "", false, false, 0};
-  plots[1] = {"series", "steps", {"imbalance"}, {"scenario.algorithm"}, "series", "", "", "", false, true, 0};
-  plots[2] = {"fit", "topology.nodes", {"summary.steps_to_balance"}, {"scenario.algorithm"}, "fit", "", "", "", false, false, 0};
-  plots[3] = {"bars", "scenario.topology", {"summary.steps_to_balance", "summary.rounds"}, {}, "bars", "", "", "", false, false, 0};
-  plots[4] = {"heatmap", "", {}, {}, "heatmap", "", "", "", false, false, 0};
+  const std::vector<PlotSpec> plots = {
+      {.kind = "lines", .x = "topology.nodes", .y = {"summary.steps_to_balance"}, .group = {"scenario.algorithm"}, .file = "lines"},
+      {.kind = "series", .x = "steps", .y = {"imbalance"}, .group = {"scenario.algorithm"}, .file = "series", .logy = true},
+      {.kind = "fit", .x = "topology.nodes", .y = {"summary.steps_to_balance"}, .group = {"scenario.algorithm"}, .file = "fit"},
+      {.kind = "bars", .x = "scenario.topology", .y = {"summary.steps_to_balance", "summary.rounds"}, .file = "bars"},
+      {.kind = "bars", .x = "scenario.topology", .y = {"summary.steps_to_balance", "summary.rounds"}, .group = {"scenario.algorithm"},
+       .file = "overlay", .overlay = true},
+      {.kind = "heatmap", .file = "heatmap"}};
   for (const auto& p : plots)
     for (const char* ext : {".png", ".svg"}) {
       check_plot(p, "test", p.kind);
@@ -209,6 +230,29 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
     }
   // One fitted exponent per algorithm.
   EXPECT_EQ(write_plot(plots[2], records, dir.string(), "test")["fits"].size(), 3u);
+  // Overlaid bars: one cluster per topology and algorithm, the last y field drawn first.
+  const auto overlay = write_plot(plots[4], records, dir.string(), "test");
+  EXPECT_EQ(overlay["rows"].size(), 2u * 3u * 2u);  // (topology, algorithm) clusters x y fields
+  std::ifstream gp(dir / "overlay.gp");
+  const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  EXPECT_LT(script.find("using 0:3:xtic(1) with boxes"), script.find("using 0:2 with boxes"));
+  fs::remove_all(dir);
+}
+
+TEST(Plot, BarsLeaveOutNullValues) {
+  const fs::path dir = fresh_dir("null-bars");
+  const std::vector<json> records = {{{"summary", {{"t", 2.0}}}, {"scenario", {{"name", "a"}}}},
+                                     {{"summary", {{"t", nullptr}}}, {"scenario", {{"name", "b"}}}},
+                                     {{"summary", {{"t", 4.0}}}, {"scenario", {{"name", "a"}}}}};
+  const PlotSpec p{.kind = "bars", .x = "scenario.name", .y = {"summary.t"}, .file = "b"};
+  const auto table = write_plot(p, records, dir.string(), "test");
+  ASSERT_EQ(table["rows"].size(), 2u);
+  EXPECT_EQ(table["rows"][0]["mean"], 3.0);
+  EXPECT_TRUE(table["rows"][1]["mean"].is_null());
+  EXPECT_EQ(table["rows"][1]["missing"], 1);
+  std::ifstream gp(dir / "b.gp");
+  const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  EXPECT_NE(script.find("\"b\" NaN"), std::string::npos);
   fs::remove_all(dir);
 }
 
@@ -228,8 +272,8 @@ TEST(Sweep, ZippedAxesSetSeveralKeysTogether) {
 TEST(Plot, WhereKeepsOnlyMatchingRecords) {
   const fs::path dir = fresh_dir("where");
   const auto records = run_sweep(small_sweep(), {});
-  PlotSpec p{"lines", "topology.nodes", {"summary.steps_to_balance"}, {"scenario.algorithm"}, "w", "", "", "", false, false, 0,
-             {"scenario.topology=mesh:4x4"}};
+  PlotSpec p{.kind = "lines", .x = "topology.nodes", .y = {"summary.steps_to_balance"}, .group = {"scenario.algorithm"}, .file = "w",
+             .where = {"scenario.topology=mesh:4x4"}};
   const auto table = write_plot(p, records, dir.string(), "test");
   for (const auto& row : table["rows"]) EXPECT_EQ(row["x"], 16.0);
   EXPECT_EQ(table["rows"].size(), 3u);

@@ -75,6 +75,7 @@ Action add_plot(CLI::App& app) {
   app.add_option("--ylabel", o->spec.ylabel, "y axis label");
   app.add_flag("--logx", o->spec.logx, "logarithmic x axis");
   app.add_flag("--logy", o->spec.logy, "logarithmic y axis");
+  app.add_flag("--overlay", o->spec.overlay, "bars: draw the y fields' bars over each other, the last at the back");
   app.add_option("--x-max", o->spec.x_max, "series: drop points beyond this x");
   return [o] { return plot(*o); };
 }

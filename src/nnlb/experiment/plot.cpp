@@ -1,5 +1,6 @@
 #include "nnlb/experiment/plot.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -20,18 +21,28 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-// Grouped bars: a data block with one row per category and one column per series.
+// Grouped bars: a data block with one row per category and one column per series (NaN: no bar).
+// Overlaid bars share one box per category; the last series is drawn first, at the back.
 std::string bars_body(const Chart& chart) {
-  std::string gp = "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
-                   "set boxwidth 0.9\nset xtics rotate by -30 noenhanced\nset yrange [0:*]\n$bars << EOD\n";
+  std::string gp = "set style fill solid 0.8 border -1\nset xtics rotate by -45 noenhanced\nset yrange [0:*]\n";
+  gp += chart.overlay ? "set boxwidth 0.8\nset xrange [-0.6:*]\n" : "set style data histograms\nset style histogram clustered gap 1\nset boxwidth 0.9\n";
+  gp += "$bars << EOD\n";
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
     gp += quoted(chart.categories[c]);
-    for (const auto& s : chart.series) gp += fmt::format(" {:.17g}", c < s.y.size() ? s.y[c] : 0.0);
+    for (const auto& s : chart.series) {
+      const double y = c < s.y.size() ? s.y[c] : 0.0;
+      gp += std::isnan(y) ? std::string(" NaN") : fmt::format(" {:.17g}", y);
+    }
     gp += "\n";
   }
   gp += "EOD\nplot ";
-  for (std::size_t k = 0; k < chart.series.size(); ++k)
-    gp += fmt::format("{}$bars using {}{} title {}", k ? ", " : "", k + 2, k == 0 ? ":xtic(1)" : "", quoted(chart.series[k].label));
+  const std::size_t n = chart.series.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = chart.overlay ? n - 1 - i : i;
+    const std::string columns = chart.overlay ? fmt::format("0:{}", k + 2) : std::to_string(k + 2);
+    gp += fmt::format("{}$bars using {}{}{} lc {} title {}", i ? ", " : "", columns, i == 0 ? ":xtic(1)" : "",
+                      chart.overlay ? " with boxes" : "", k + 1, quoted(chart.series[k].label));
+  }
   return gp + (chart.series.empty() ? "NaN notitle\n" : "\n");
 }
 

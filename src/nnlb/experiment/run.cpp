@@ -171,8 +171,9 @@ json summary_json(const RunSummary& m) {
     const TimeMetrics& t = *m.timing;
     j["time"] = t.time;
     j["avg_idle_time"] = t.avg_idle_time;
-    j["avg_convergence_time"] = t.avg_convergence_time;
-    j["max_convergence_time"] = t.max_convergence_time;
+    // Without convergence there is no convergence time (the paper leaves such bars out).
+    j["avg_convergence_time"] = m.balanced ? json(t.avg_convergence_time) : json(nullptr);
+    j["max_convergence_time"] = m.balanced ? json(t.max_convergence_time) : json(nullptr);
     j["data_transferred"] = t.data_transferred;
     j["control_messages"] = t.control_messages;
     j["data_messages"] = t.data_messages;

@@ -38,7 +38,7 @@ std::vector<KeyInfo> make_keys() {
       {"threshold.high", Type::number, 800.0, "threshold invocation: balance when load > high", {}},
       {"load.mode", Type::string, "real", "real (divisible) or integer (indivisible units, transfers rounded down)",
        {"real", "integer"}},
-      {"load.init", Type::string, "uniform:0,1000", "uniform:LO,HI | single:NODE,TOTAL | random-total:TOTAL | file:PATH | NUMBER", {}},
+      {"load.init", Type::string, "uniform:0,1000", "uniform:LO,HI | single:NODE,TOTAL | random-total:TOTAL | file:PATH | NUMBER (TOTAL: a number or X*N)", {}},
       {"workload.kind", Type::string, "static", "static load, or dynamic generation/consumption each step", {"static", "dynamic"}},
       {"workload.generation_mean", Type::number, 100.0, "dynamic: mean load generated per node per step", {}},
       {"workload.generation_variance", Type::number, 30.0, "dynamic: variance of the generation (normal)", {}},
@@ -99,32 +99,29 @@ std::string number_text(double v) {
   return std::string(buf, end);
 }
 
+// A TOML value as JSON: scalars and (nested) arrays of them; arrays of arrays are the rows of
+// zipped sweep axes.
+json value_of(const toml::node& node, const std::string& key, const std::string& source) {
+  if (const auto* s = node.as_string()) return s->get();
+  if (const auto* i = node.as_integer()) return i->get();
+  if (const auto* f = node.as_floating_point()) return f->get();
+  if (const auto* b = node.as_boolean()) return b->get();
+  if (const auto* a = node.as_array()) {
+    json arr = json::array();
+    for (const auto& el : *a) {
+      if (el.is_table()) throw InputError(source, key, "arrays may hold only strings, numbers, booleans and arrays");
+      arr.push_back(value_of(el, key, source));
+    }
+    return arr;
+  }
+  throw InputError(source, key, "unsupported value type (dates and times are not scenario values)");
+}
+
 void flatten(const toml::table& table, const std::string& prefix, json& out, const std::string& source) {
   for (const auto& [k, node] : table) {
     const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
-    if (const auto* t = node.as_table()) {
-      flatten(*t, key, out, source);
-    } else if (const auto* s = node.as_string()) {
-      out[key] = s->get();
-    } else if (const auto* i = node.as_integer()) {
-      out[key] = i->get();
-    } else if (const auto* f = node.as_floating_point()) {
-      out[key] = f->get();
-    } else if (const auto* b = node.as_boolean()) {
-      out[key] = b->get();
-    } else if (const auto* a = node.as_array()) {
-      json arr = json::array();
-      for (const auto& el : *a) {
-        if (const auto* s2 = el.as_string()) arr.push_back(s2->get());
-        else if (const auto* i2 = el.as_integer()) arr.push_back(i2->get());
-        else if (const auto* f2 = el.as_floating_point()) arr.push_back(f2->get());
-        else if (const auto* b2 = el.as_boolean()) arr.push_back(b2->get());
-        else throw InputError(source, key, "arrays may hold only strings, numbers and booleans");
-      }
-      out[key] = arr;
-    } else {
-      throw InputError(source, key, "unsupported value type (dates and times are not scenario values)");
-    }
+    if (const auto* t = node.as_table()) flatten(*t, key, out, source);
+    else out[key] = value_of(node, key, source);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -141,6 +142,8 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
       else if (k == "ylabel") ps.ylabel = v.get<std::string>();
       else if (k == "logx") ps.logx = v.get<bool>();
       else if (k == "logy") ps.logy = v.get<bool>();
+      else if (k == "overlay") ps.overlay = v.get<bool>();
+      else if (k == "labels") ps.labels = v.get<std::vector<std::string>>();
       else if (k == "x_max") ps.x_max = v.get<double>();
       else if (k == "where") ps.where = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
       else throw InputError(path, "plot." + id + "." + k, "unknown plot key");
@@ -237,36 +240,45 @@ json xy_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart,
   return table;
 }
 
-// Grouped bars: clusters are the values of x (in first-seen order); bars are the y fields, or,
-// with a single y, the groups. Heights are means over the records.
+// Grouped bars: clusters are the values of x (in first-seen order), split by group when there
+// are several y fields; bars are the y fields, or, with a single y, the groups. Heights are means
+// over the records; a record with a null y (e.g. a convergence time of an unbalanced run) is
+// left out, and a bar without samples is drawn as missing.
 json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart, std::string& csv) {
   std::vector<std::string> clusters, bars;
   std::map<std::pair<std::string, std::string>, std::vector<double>> samples;
+  std::map<std::pair<std::string, std::string>, std::size_t> missing;
   auto remember = [](std::vector<std::string>& v, const std::string& s) {
     if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
   };
+  const bool split = ps.y.size() > 1 && !ps.group.empty();
   for (const auto& r : records) {
     const json xv = record_field(r, ps.x);
-    const std::string cluster = xv.is_string() ? xv.get<std::string>() : xv.dump();
+    const std::string cluster = (xv.is_string() ? xv.get<std::string>() : xv.dump()) + (split ? " " + label_of(r, ps.group) : "");
     remember(clusters, cluster);
-    for (const auto& field : ps.y) {
-      const std::string bar = ps.y.size() > 1 ? field : label_of(r, ps.group);
+    for (std::size_t f = 0; f < ps.y.size(); ++f) {
+      const std::string& field = ps.y[f];
+      const std::string bar = ps.y.size() > 1 ? (ps.labels.empty() ? field : ps.labels[f]) : label_of(r, ps.group);
       remember(bars, bar);
       const json y = record_field(r, field);
-      if (y.is_number()) samples[{cluster, bar}].push_back(y.get<double>());
+      if (y.is_null()) ++missing[{cluster, bar}];
+      else samples[{cluster, bar}].push_back(as_number(y, field, ps.file));
     }
   }
   chart.categories = clusters;
-  csv = "cluster,bar,mean,samples\n";
+  chart.overlay = ps.overlay;
+  csv = "cluster,bar,mean,samples,missing\n";
   json rows = json::array();
   for (const auto& bar : bars) {
     ChartSeries cs;
     cs.label = bar;
     for (const auto& cluster : clusters) {
       const auto& v = samples[{cluster, bar}];
-      cs.y.push_back(mean_of(v));
-      csv += fmt::format("\"{}\",\"{}\",{:.10g},{}\n", cluster, bar, mean_of(v), v.size());
-      rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", mean_of(v)}, {"samples", v.size()}});
+      const std::size_t absent = missing[{cluster, bar}];
+      const double mean = v.empty() ? std::numeric_limits<double>::quiet_NaN() : mean_of(v);
+      cs.y.push_back(mean);
+      csv += fmt::format("\"{}\",\"{}\",{},{},{}\n", cluster, bar, v.empty() ? "" : fmt::format("{:.10g}", mean), v.size(), absent);
+      rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", v.empty() ? json(nullptr) : json(mean)}, {"samples", v.size()}, {"missing", absent}});
     }
     chart.series.push_back(std::move(cs));
   }
@@ -299,6 +311,8 @@ void check_plot(const PlotSpec& ps, const std::string& source, const std::string
   if (ps.kind == "heatmap") return;
   if (ps.x.empty() || ps.y.empty()) throw InputError(source, key, "needs x and y");
   if (ps.y.size() > 1 && ps.kind != "bars") throw InputError(source, key + ".y", "several y fields only for kind bars");
+  if (!ps.labels.empty() && (ps.kind != "bars" || ps.labels.size() != ps.y.size()))
+    throw InputError(source, key + ".labels", "needs kind bars and one label per y field");
 }
 
 bool matches(const json& record, const std::vector<std::string>& where) {

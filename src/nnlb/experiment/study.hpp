@@ -16,13 +16,17 @@ struct PlotSpec {
   std::string kind = "lines";      // lines: y against x per group; series: y over a per-run series;
                                    // fit: lines on log-log axes with a least-squares exponent per group;
                                    // bars: clusters per x value, a bar per y field (or per group);
+                                   //   with several y fields a group splits each cluster further;
                                    // heatmap: load of every node over time (records' load_history)
   std::string x;                   // record field ("topology.k"); a series column for kind "series"
   std::vector<std::string> y;      // record fields ("summary.steps_to_balance"); several only for bars
   std::vector<std::string> group;  // fields whose values split the data into labelled lines
+  std::vector<std::string> labels; // bars: legend labels of the y fields (default: the field names)
   std::string file;                // output stem: FILE.csv, FILE.png, FILE.gp
   std::string title, xlabel, ylabel;
   bool logx = false, logy = false;
+  bool overlay = false;            // bars: the y fields' bars drawn over each other, the last at the
+                                   // back (Couturier et al.'s idle / average / maximum convergence time)
   double x_max = 0;                // kind "series": drop points beyond this x (0: keep all)
   std::vector<std::string> where;  // only records whose fields match: "scenario.topology=line:64"
 };

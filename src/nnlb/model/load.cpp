@@ -47,6 +47,15 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
       throw e.located({}, "load.init");
     }
   };
+  // A total may be given per node: "1000*N" is 1000 times the number of nodes (Couturier et al.
+  // sec. 7 size their loads so: 1000 units per node on average).
+  auto total_of = [&](std::string_view text) {
+    const bool per_node = text.ends_with("*N");
+    const double t = number(per_node ? text.substr(0, text.size() - 2) : text) * (per_node ? static_cast<double>(nodes) : 1.0);
+    if (t < 0) throw InputError({}, "load.init", what + ": TOTAL must be >= 0");
+    check_whole(t, mode, what);
+    return t;
+  };
   std::vector<double> w(nodes, 0.0);
   Rng rng(seed, 0x696e6974ULL);
 
@@ -66,15 +75,10 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
   } else if (name == "single") {
     const auto p = params(2);
     const auto node = parse_uint(p[0], what);
-    const double total = number(p[1]);
     if (node >= nodes) throw InputError({}, "load.init", what + ": node " + std::to_string(node) + " is outside 0.." + std::to_string(nodes - 1));
-    if (total < 0) throw InputError({}, "load.init", what + ": TOTAL must be >= 0");
-    check_whole(total, mode, what);
-    w[node] = total;
+    w[node] = total_of(p[1]);
   } else if (name == "random-total") {
-    const double total = number(params(1)[0]);
-    if (total < 0) throw InputError({}, "load.init", what + ": TOTAL must be >= 0");
-    check_whole(total, mode, what);
+    const double total = total_of(params(1)[0]);
     std::vector<double> weight(nodes);
     for (auto& x : weight) x = rng.uniform();
     const double sum = std::accumulate(weight.begin(), weight.end(), 0.0);
@@ -124,7 +128,7 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
     check_whole(v, mode, what);
     std::fill(w.begin(), w.end(), v);
   } else {
-    throw InputError({}, "load.init", "unknown initial load " + what + " (uniform:LOW,HIGH, single:NODE,TOTAL, random-total:TOTAL, file:PATH or a number)");
+    throw InputError({}, "load.init", "unknown initial load " + what + " (uniform:LOW,HIGH, single:NODE,TOTAL, random-total:TOTAL, file:PATH or a number; TOTAL may be X*N, X per node)");
   }
   return w;
 }

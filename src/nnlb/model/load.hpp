@@ -30,6 +30,7 @@ inline L quantize(double amount) {
 //   random-total:TOTAL   TOTAL split at random (uniform weights; integers by largest remainder)
 //   file:PATH            one value per line, in node order
 //   a number             the same value everywhere
+// A TOTAL may be written X*N: X times the number of nodes.
 std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadMode mode, std::uint64_t seed,
                                       const std::string& base_dir = {});
 

@@ -19,6 +19,7 @@ template <class L>
 struct Message {
   Slot slot = 0;        // the sender's slot: the receiver is target(slot), the sender its source
   bool data = false;
+  double arrival = 0;   // when it lands in the receiver's FIFO
   L amount{0};          // data: load carried; control: virtual load announced (0 without)
   L load{0};            // control: the sender's load as it decides
   L counted{0};         // control: all the load from the receiver that the sender has counted so far
@@ -33,7 +34,10 @@ struct Node {
   bool in_band = false;
   double idle_since = 0, idle = 0, band_entry = 0;
   std::uint64_t lb_steps = 0;
-  std::vector<std::uint32_t> ctrl, data;  // FIFOs of message indices
+  // FIFOs of message indices. Control messages are only read by the balancing process, so they
+  // need no arrival event: they join `ctrl` when sent and count as received once their arrival
+  // time has passed. Data messages may wake a waiting computing process and do have an event.
+  std::vector<std::uint32_t> ctrl, data;
 };
 
 constexpr double real_conservation_tolerance = 1e-9;
@@ -126,7 +130,7 @@ class DesRun {
       in_flight_ += amount;
       moved_ += static_cast<double>(amount);
       ++data_messages_;
-      send(s, Message<L>{s, true, amount, L{0}, L{0}}, static_cast<double>(amount) * opt_.bytes_per_unit);
+      send(s, Message<L>{s, true, 0.0, amount, L{0}, L{0}}, static_cast<double>(amount) * opt_.bytes_per_unit);
     }
     set_real(i, real, now_, false);
     if (real > L{0}) {
@@ -140,8 +144,14 @@ class DesRun {
   // Balancing process: read control messages, decide, tell every neighbour.
   void balance(NodeId i) {
     Node<L>& n = nodes_[i];
+    std::size_t kept = 0;
     for (std::uint32_t m : n.ctrl) {
       const Message<L>& msg = messages_[m];
+      if (msg.arrival > now_) {
+        n.ctrl[kept++] = m;  // still on the wire
+        continue;
+      }
+      ++events_;  // its delivery
       const Slot back = g_.reverse(msg.slot);
       if (opt_.virtual_load) {
         n.announced += msg.amount;
@@ -152,7 +162,7 @@ class DesRun {
       known_[back] = static_cast<double>(msg.load + (committed_[back] - msg.counted));
       free_.push_back(m);
     }
-    n.ctrl.clear();
+    n.ctrl.resize(kept);
     L load = decision_load(n);
     const Slot first = g_.first_slot(i), end = g_.end_slot(i);
     scratch_.clear();
@@ -198,23 +208,19 @@ class DesRun {
     }
     for (Slot s = first; s < end; ++s) {
       ++control_messages_;
-      send(s, Message<L>{s, false, opt_.virtual_load ? announce_[s - first] : L{0}, load, counted_[s]}, opt_.control_bytes);
+      send(s, Message<L>{s, false, 0.0, opt_.virtual_load ? announce_[s - first] : L{0}, load, counted_[s]}, opt_.control_bytes);
     }
     queue_.push(now_ + opt_.lb_period, balance_wake, i);
   }
 
-  // Receiver: a message lands in the control or the data FIFO of its destination.
+  // Receiver: a data message lands in the data FIFO of its destination.
   void arrive(std::uint32_t m) {
     const NodeId to = g_.target(messages_[m].slot);
     Node<L>& n = nodes_[to];
-    if (messages_[m].data) {
-      n.data.push_back(m);
-      if (n.waiting) {
-        n.waiting = false;
-        queue_.push(now_, compute_wake, to);
-      }
-    } else {
-      n.ctrl.push_back(m);
+    n.data.push_back(m);
+    if (n.waiting) {
+      n.waiting = false;
+      queue_.push(now_, compute_wake, to);
     }
   }
 
@@ -230,7 +236,10 @@ class DesRun {
       free_.pop_back();
       messages_[m] = msg;
     }
-    queue_.push(links_.deliver(s, now_, bytes), message_arrival, m);
+    Message<L>& sent = messages_[m];
+    sent.arrival = links_.deliver(s, now_, bytes);
+    if (sent.data) queue_.push(sent.arrival, message_arrival, m);
+    else nodes_[g_.target(s)].ctrl.push_back(m);
   }
 
   L decision_load(const Node<L>& n) const {
