@@ -1,5 +1,6 @@
 #include "nnlb/experiment/plot.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -24,11 +25,14 @@ std::string quoted(const std::string& s) {
 // Grouped bars: a data block with one row per category and one column per series (NaN: no bar).
 // Overlaid bars share one box per category; the last series is drawn first, at the back.
 std::string bars_body(const Chart& chart) {
-  std::string gp = "set style fill solid 0.8 border -1\nset xtics rotate by -45 noenhanced\nset yrange [0:*]\n";
-  gp += chart.overlay ? "set boxwidth 0.8\nset xrange [-0.6:*]\n" : "set style data histograms\nset style histogram clustered gap 1\nset boxwidth 0.9\n";
+  std::string gp = "set style fill solid 0.8 border -1\nset xtics rotate by -60 noenhanced\n";
+  if (!chart.logy) gp += "set yrange [0:*]\n";
+  gp += chart.overlay ? "set boxwidth 0.8\nset xrange [-0.6:*]\nunset grid\nset grid ytics\n"
+                      : "set style data histograms\nset style histogram clustered gap 1\nset boxwidth 0.9\n";
   gp += "$bars << EOD\n";
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
     gp += quoted(chart.categories[c]);
+    if (chart.overlay) gp += fmt::format(" {:.17g}", c < chart.positions.size() ? chart.positions[c] : static_cast<double>(c));
     for (const auto& s : chart.series) {
       const double y = c < s.y.size() ? s.y[c] : 0.0;
       gp += std::isnan(y) ? std::string(" NaN") : fmt::format(" {:.17g}", y);
@@ -39,7 +43,7 @@ std::string bars_body(const Chart& chart) {
   const std::size_t n = chart.series.size();
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t k = chart.overlay ? n - 1 - i : i;
-    const std::string columns = chart.overlay ? fmt::format("0:{}", k + 2) : std::to_string(k + 2);
+    const std::string columns = chart.overlay ? fmt::format("2:{}", k + 3) : std::to_string(k + 2);
     gp += fmt::format("{}$bars using {}{}{} lc {} title {}", i ? ", " : "", columns, i == 0 ? ":xtic(1)" : "",
                       chart.overlay ? " with boxes" : "", k + 1, quoted(chart.series[k].label));
   }
@@ -63,8 +67,10 @@ std::string heatmap_body(const Chart& chart) {
 
 std::string gnuplot_script(const Chart& chart, const std::string& image) {
   const bool svg = image.ends_with(".svg");
-  std::string gp = svg ? "set terminal svg size 900,600 dynamic enhanced font 'Sans,12'\n"
-                       : "set terminal pngcairo size 900,600 enhanced font 'Sans,11'\n";
+  // Wide enough for many bars: 900 px, or 24 px per bar plus the key.
+  const std::size_t width = std::max<std::size_t>(900, 400 + 24 * chart.categories.size());
+  std::string gp = svg ? fmt::format("set terminal svg size {},600 dynamic enhanced font 'Sans,12'\n", width)
+                       : fmt::format("set terminal pngcairo size {},600 enhanced font 'Sans,11'\n", width);
   gp += "set output " + quoted(image) + "\n";
   gp += "set title " + quoted(chart.title) + " noenhanced\n";
   gp += "set xlabel " + quoted(chart.xlabel) + " noenhanced\nset ylabel " + quoted(chart.ylabel) + " noenhanced\n";

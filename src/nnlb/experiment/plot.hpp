@@ -24,6 +24,7 @@ struct Chart {
   std::vector<ChartSeries> series;
   std::vector<std::string> categories;        // bars: cluster labels
   bool overlay = false;                       // bars: series drawn over each other, the last at the back
+  std::vector<double> positions;              // overlaid bars: x of each category (empty: 0, 1, 2, ...)
   std::vector<std::vector<double>> matrix;    // heatmap
   std::vector<double> row_values;             // heatmap: y value of each row (e.g. steps)
   std::string zlabel;                         // heatmap: colour bar label

@@ -248,6 +248,7 @@ json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& char
   std::vector<std::string> clusters, bars;
   std::map<std::pair<std::string, std::string>, std::vector<double>> samples;
   std::map<std::pair<std::string, std::string>, std::size_t> missing;
+  std::map<std::string, json> x_of;
   auto remember = [](std::vector<std::string>& v, const std::string& s) {
     if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
   };
@@ -256,6 +257,7 @@ json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& char
     const json xv = record_field(r, ps.x);
     const std::string cluster = (xv.is_string() ? xv.get<std::string>() : xv.dump()) + (split ? " " + label_of(r, ps.group) : "");
     remember(clusters, cluster);
+    x_of.emplace(cluster, xv);
     for (std::size_t f = 0; f < ps.y.size(); ++f) {
       const std::string& field = ps.y[f];
       const std::string bar = ps.y.size() > 1 ? (ps.labels.empty() ? field : ps.labels[f]) : label_of(r, ps.group);
@@ -264,6 +266,16 @@ json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& char
       if (y.is_null()) ++missing[{cluster, bar}];
       else samples[{cluster, bar}].push_back(as_number(y, field, ps.file));
     }
+  }
+  // Clusters of numeric x in increasing x (groups keep their order within), a gap between x values.
+  if (split && std::all_of(clusters.begin(), clusters.end(), [&](const std::string& c) { return x_of.at(c).is_number(); }))
+    std::stable_sort(clusters.begin(), clusters.end(), [&](const std::string& a, const std::string& b) {
+      return x_of.at(a).get<double>() < x_of.at(b).get<double>();
+    });
+  double position = 0;
+  for (std::size_t c = 0; c < clusters.size(); ++c) {
+    if (c) position += x_of.at(clusters[c]) != x_of.at(clusters[c - 1]) ? 2.0 : 1.0;
+    chart.positions.push_back(position);
   }
   chart.categories = clusters;
   chart.overlay = ps.overlay;
