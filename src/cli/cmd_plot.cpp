@@ -77,6 +77,7 @@ Action add_plot(CLI::App& app) {
   app.add_flag("--logy", o->spec.logy, "logarithmic y axis");
   app.add_flag("--overlay", o->spec.overlay, "bars: draw the y fields' bars over each other, the last at the back");
   app.add_option("--x-max", o->spec.x_max, "series: drop points beyond this x");
+  app.add_option("--z-max", o->spec.z_max, "heatmap: top of the colour scale (default: the largest load)");
   return [o] { return plot(*o); };
 }
 

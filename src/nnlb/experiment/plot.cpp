@@ -52,7 +52,8 @@ std::string bars_body(const Chart& chart) {
 
 // Heat map: matrix rows at their y values, columns at 0, 1, 2, ...
 std::string heatmap_body(const Chart& chart) {
-  std::string gp = "set palette rgbformulae 21,22,23\nunset key\nset autoscale xfix\nset autoscale yfix\nset cbrange [0:*]\n"
+  std::string gp = "set palette rgbformulae 21,22,23\nunset key\nset autoscale xfix\nset autoscale yfix\n" +
+                   (chart.z_max > 0 ? fmt::format("set cbrange [0:{:.17g}]\n", chart.z_max) : std::string("set cbrange [0:*]\n")) +
                    "set cblabel " + quoted(chart.zlabel) + " noenhanced\n$heat << EOD\n";
   for (std::size_t r = 0; r < chart.matrix.size(); ++r) {
     for (std::size_t c = 0; c < chart.matrix[r].size(); ++c)

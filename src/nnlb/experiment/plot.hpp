@@ -28,6 +28,7 @@ struct Chart {
   std::vector<std::vector<double>> matrix;    // heatmap
   std::vector<double> row_values;             // heatmap: y value of each row (e.g. steps)
   std::string zlabel;                         // heatmap: colour bar label
+  double z_max = 0;                           // heatmap: top of the colour scale (0: the data's maximum)
   std::vector<std::string> extra;  // extra gnuplot commands (labels, ranges)
 };
 

@@ -145,6 +145,7 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
       else if (k == "overlay") ps.overlay = v.get<bool>();
       else if (k == "labels") ps.labels = v.get<std::vector<std::string>>();
       else if (k == "x_max") ps.x_max = v.get<double>();
+      else if (k == "z_max") ps.z_max = v.get<double>();
       else if (k == "where") ps.where = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
       else throw InputError(path, "plot." + id + "." + k, "unknown plot key");
     }
@@ -305,6 +306,7 @@ json heatmap_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& c
   chart.row_values = h["steps"].get<std::vector<double>>();
   chart.matrix = h["loads"].get<std::vector<std::vector<double>>>();
   chart.zlabel = "load";
+  chart.z_max = ps.z_max;
   csv = "step,node,load\n";
   for (std::size_t r = 0; r < chart.matrix.size(); ++r)
     for (std::size_t c = 0; c < chart.matrix[r].size(); ++c) csv += fmt::format("{:.10g},{},{:.10g}\n", chart.row_values[r], c, chart.matrix[r][c]);

@@ -28,6 +28,7 @@ struct PlotSpec {
   bool overlay = false;            // bars: the y fields' bars drawn over each other, the last at the
                                    // back (Couturier et al.'s idle / average / maximum convergence time)
   double x_max = 0;                // kind "series": drop points beyond this x (0: keep all)
+  double z_max = 0;                // kind "heatmap": top of the colour scale (0: the largest load)
   std::vector<std::string> where;  // only records whose fields match: "scenario.topology=line:64"
 };
 
