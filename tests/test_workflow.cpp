@@ -257,6 +257,25 @@ TEST(Plot, BarsLeaveOutNullValues) {
   fs::remove_all(dir);
 }
 
+TEST(Study, StartsFromAScenarioFileThatBaseOverrides) {
+  const fs::path dir = fresh_dir("preset");
+  fs::create_directories(dir / "presets");
+  std::ofstream(dir / "presets" / "p.toml") << "engine = \"des\"\ndes.lb_period = 0.5\nstop.time = 7.0\n";
+  std::ofstream(dir / "s.toml") << "[study]\nscenario = \"presets/p.toml\"\n[base]\nstop.time = 3.0\n[sweep]\nseed = [1]\n";
+  const Study st = load_study((dir / "s.toml").string(), "s", false);
+  EXPECT_EQ(st.sweep.base.text("engine"), "des");
+  EXPECT_EQ(st.sweep.base.number("des.lb_period"), 0.5);
+  EXPECT_EQ(st.sweep.base.number("stop.time"), 3.0);
+  std::ofstream(dir / "bad.toml") << "[study]\nscenario = \"presets/none.toml\"\n[sweep]\nseed = [1]\n";
+  try {
+    load_study((dir / "bad.toml").string(), "bad", false);
+    FAIL() << "a missing scenario file is an input error";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.line().find("bad.toml: key 'study.scenario'"), std::string::npos) << e.line();
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Sweep, ZippedAxesSetSeveralKeysTogether) {
   SweepSpec s;
   s.base.set("engine", "sync", "test");

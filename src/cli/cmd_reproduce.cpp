@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 
 #include "commands.hpp"
@@ -26,11 +27,19 @@ struct ReproduceOptions {
   int threads = 0;
 };
 
+// A study file has a [study] table; plain scenarios (the presets) do not.
+bool is_study(const fs::path& file) {
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("[study]")) return true;
+  return false;
+}
+
 std::vector<std::string> study_names(const fs::path& dir) {
   std::vector<std::string> names;
   if (!fs::is_directory(dir)) return names;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".toml") {
+    if (e.is_regular_file() && e.path().extension() == ".toml" && is_study(e.path())) {
       const auto rel = fs::relative(e.path(), dir);
       if (rel.has_parent_path()) names.push_back((rel.parent_path() / rel.stem()).generic_string());
     }

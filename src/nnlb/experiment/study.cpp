@@ -111,15 +111,25 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
     }
   st.title = string_or(study, "title", name);
   st.claim = string_or(study, "claim", "");
+  std::string scenario_file;  // a scenario file the [base] keys override
   for (const auto& [k, v] : study.items()) {
     if (k == "title" || k == "claim") continue;
-    if (k == "repeat") st.sweep.repeat = v.get<std::uint64_t>();
+    if (k == "scenario") scenario_file = v.get<std::string>();
+    else if (k == "repeat") st.sweep.repeat = v.get<std::uint64_t>();
     else if (k == "seed") st.sweep.master_seed = v.get<std::uint64_t>();
     else if (k == "keep_series") st.sweep.keep_series = v.get<bool>();
-    else throw InputError(path, "study." + k, "unknown key (title, claim, repeat, seed, keep_series)");
+    else throw InputError(path, "study." + k, "unknown key (title, claim, scenario, repeat, seed, keep_series)");
   }
-  st.sweep.base = Scenario::from_toml("", path);
-  st.sweep.base.set_base_dir(std::filesystem::absolute(path).parent_path().string());
+  // Relative paths (the scenario file, load and graph files) are relative to the study file.
+  const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();
+  if (scenario_file.empty()) {
+    st.sweep.base = Scenario::from_toml("", path);
+  } else {
+    const std::filesystem::path file = dir / scenario_file;
+    if (!std::filesystem::exists(file)) throw InputError(path, "study.scenario", "no scenario file " + file.string());
+    st.sweep.base = Scenario::from_file(file.string());
+  }
+  st.sweep.base.set_base_dir(dir.string());
   for (const auto& [k, v] : base.items()) st.sweep.base.set(k, v, path + " [base]");
   for (const auto& [k, v] : sweep.items()) {
     if (!v.is_array() || v.empty()) throw InputError(path, "sweep." + k, "expected a non-empty list of values");
