@@ -7,9 +7,10 @@
 namespace nnlb {
 
 void BertsekasTsitsiklis::decide(const LocalView& view, std::vector<Transfer>& out) const {
-  const auto order = by_known_load(view);
+  const auto& order = by_known_load(view);
   const double share = 1.0 / static_cast<double>(view.neighbors.size() + 1);
-  std::vector<double> sent(order.size(), 0.0);
+  thread_local std::vector<double> sent;  // per neighbour in `order`: amount decided so far
+  sent.assign(order.size(), 0.0);
   double remaining = view.load;
   for (std::size_t p = 0; p < order.size(); ++p) {
     const double xj = view.neighbors[order[p]].load;

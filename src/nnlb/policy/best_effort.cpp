@@ -5,8 +5,9 @@
 
 namespace nnlb {
 
-std::vector<std::uint32_t> by_known_load(const LocalView& view) {
-  std::vector<std::uint32_t> order(view.neighbors.size());
+const std::vector<std::uint32_t>& by_known_load(const LocalView& view) {
+  thread_local std::vector<std::uint32_t> order;
+  order.resize(view.neighbors.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const auto &na = view.neighbors[a], &nb = view.neighbors[b];
@@ -16,7 +17,7 @@ std::vector<std::uint32_t> by_known_load(const LocalView& view) {
 }
 
 void BestEffort::decide(const LocalView& view, std::vector<Transfer>& out) const {
-  const auto order = by_known_load(view);
+  const auto& order = by_known_load(view);
   double sum = view.load;
   std::size_t selected = 0;
   // Grow the prefix while the next neighbour stays below x_i and below the mean it would join.

@@ -19,7 +19,8 @@ class BestEffort final : public Policy {
 };
 
 // Neighbour indices of `view` sorted by non-decreasing known load, ties by node id, so every
-// engine visits them in the same order.
-std::vector<std::uint32_t> by_known_load(const LocalView& view);
+// engine visits them in the same order. The result lives in per-thread scratch storage, valid
+// until the thread's next call (decisions run millions of times; this spares an allocation each).
+const std::vector<std::uint32_t>& by_known_load(const LocalView& view);
 
 }  // namespace nnlb

@@ -18,10 +18,10 @@ class EventQueue {
  public:
   void push(double time, std::uint32_t kind, std::uint32_t target) {
     heap_.push_back({time, next_seq_++, kind, target});
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
   }
   Event pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
     const Event e = heap_.back();
     heap_.pop_back();
     return e;
@@ -31,7 +31,10 @@ class EventQueue {
   std::uint64_t pushed() const { return next_seq_; }
 
  private:
-  static bool later(const Event& a, const Event& b) { return a.time > b.time || (a.time == b.time && a.seq > b.seq); }
+  // A function object (not a function pointer), so the heap operations inline the comparison.
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const { return a.time > b.time || (a.time == b.time && a.seq > b.seq); }
+  };
   std::vector<Event> heap_;
   std::uint64_t next_seq_ = 0;
 };
