@@ -3,7 +3,8 @@
 // synchronous FOS run holds. See docs/benchmarks.md for the byte-counting model and results.
 //
 //   BM_Triad/threads:T                   a[i] = b[i] + s * c[i], 3 x 128 MiB, 24 B per element
-//   BM_FosStep<double>/<topology>/threads:T     one fos_sweep<double>, real loads
+//   BM_FosStep<double>/<topology>/threads:T     one fos_sweep<double> (CSR), real loads
+//   BM_FosStepGrid<double>/torus/threads:T      one fos_sweep_grid (the row stencil the engine runs on 2-D grids)
 //   BM_FosStep<int64>/torus/threads:T           one fos_sweep<std::int64_t>, integer loads
 //   BM_GraphBuild/<topology>             make_topology() time (1 iteration) and memory counters
 #include <benchmark/benchmark.h>
@@ -25,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nnlb/engine/sync/grid_stencil.hpp"
 #include "nnlb/engine/sync/linear_kernels.hpp"
 #include "nnlb/model/graph.hpp"
 #include "nnlb/model/load.hpp"
@@ -227,8 +229,16 @@ double gather_miss_bytes(const Graph& g, std::size_t load_size) {
   return compulsory_bytes(g, load_size) + static_cast<double>(g.num_slots()) * static_cast<double>(load_size);
 }
 
+// The row stencil (grid_stencil.hpp) on a 2-D grid: per node 8 B read w_i + 8 B write next_i;
+// border nodes also read their offsets and target indices. Upper bound: the rows above and below
+// are read again from memory (+16 B per node).
+double grid_compulsory_bytes(const Graph& g, const GridStencil& grid) {
+  const double border = static_cast<double>(2 * (grid.rows + grid.cols) - 4);
+  return static_cast<double>(g.num_nodes()) * 16.0 + border * (8.0 + 4.0 * 4.0);
+}
+
 template <class Sweep>
-void run_sweep_benchmark(benchmark::State& state, Fixture& fx, std::size_t load_size, int threads, Sweep&& sweep) {
+void run_sweep_benchmark(benchmark::State& state, Fixture& fx, double cb, double gb, int threads, Sweep&& sweep) {
   const Graph& g = fx.topo.graph;
   const double triad = triad_bandwidth(threads);  // measured before the timed loop
   set_thread_count(threads);
@@ -241,7 +251,6 @@ void run_sweep_benchmark(benchmark::State& state, Fixture& fx, std::size_t load_
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
   const double iters = static_cast<double>(state.iterations());
-  const double cb = compulsory_bytes(g, load_size), gb = gather_miss_bytes(g, load_size);
   using C = benchmark::Counter;
   state.counters["nodes_per_s"] = C(g.num_nodes(), C::kIsIterationInvariantRate, C::kIs1000);
   state.counters["bytes_per_s"] = C(cb, C::kIsIterationInvariantRate, C::kIs1000);
@@ -255,7 +264,19 @@ template <class L>
 void BM_FosStep(benchmark::State& state, std::size_t id, int threads) {
   Fixture& fx = fixture(id);
   auto [w, next] = loads<L>(fx);
-  run_sweep_benchmark(state, fx, sizeof(L), threads, [&] { return fos_sweep<L>(fx.topo.graph, fx.form, w, next); });
+  const Graph& g = fx.topo.graph;
+  run_sweep_benchmark(state, fx, compulsory_bytes(g, sizeof(L)), gather_miss_bytes(g, sizeof(L)), threads,
+                      [&] { return fos_sweep<L>(g, fx.form, w, next); });
+}
+
+// What the engine runs for FOS on the torus: the row stencil.
+void BM_FosStepGrid(benchmark::State& state, int threads) {
+  Fixture& fx = fixture(0);
+  const Graph& g = fx.topo.graph;
+  const GridStencil grid = *fos_grid_stencil(fx.topo, fx.form);
+  const double cb = grid_compulsory_bytes(g, grid);
+  run_sweep_benchmark(state, fx, cb, cb + 16.0 * g.num_nodes(), threads,
+                      [&] { return fos_sweep_grid(g, grid, fx.form.alpha, fx.w, fx.next); });
 }
 
 // make_topology() time, and the memory counters of a synchronous FOS run on that graph.
@@ -314,6 +335,11 @@ int main(int argc, char** argv) {
                                    BM_FosStep<double>, id, t)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
+  for (int t : thread_counts)
+    benchmark::RegisterBenchmark(("BM_FosStepGrid<double>/" + std::string(short_names[0]) + "/threads:" + std::to_string(t)).c_str(),
+                                 BM_FosStepGrid, t)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
   for (int t : thread_counts)
     benchmark::RegisterBenchmark(("BM_FosStep<int64>/" + std::string(short_names[0]) + "/threads:" + std::to_string(t)).c_str(),
                                  BM_FosStep<std::int64_t>, std::size_t{0}, t)

@@ -1,11 +1,13 @@
 #include "nnlb/engine/sync/sync_engine.hpp"
 
+#include <optional>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <span>
 #include <string>
 
+#include "nnlb/engine/sync/grid_stencil.hpp"
 #include "nnlb/engine/sync/linear_kernels.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/parallel.hpp"
@@ -41,6 +43,8 @@ class SyncRun {
     } else if (linear_->form().beta != 1.0) {
       net_.assign(g_.num_slots(), L{0});
       next_net_.assign(g_.num_slots(), L{0});
+    } else if constexpr (std::is_same_v<L, double>) {
+      stencil_ = fos_grid_stencil(topo, linear_->form());
     }
     if (opt.invocation.kind == Invocation::Kind::threshold) active_.assign(g_.num_nodes(), 0);
     classes_per_round_ = matching_ && opt.de_sweep_is_one_step ? coloring_->num_colors : 1;
@@ -137,6 +141,12 @@ class SyncRun {
   double fused_round(std::uint64_t round) {
     const LinearForm f = linear_->form();
     double moved = 0;
+    if constexpr (std::is_same_v<L, double>)
+      if (stencil_) {
+        moved = fos_sweep_grid(g_, *stencil_, f.alpha, w_, next_);
+        w_.swap(next_);
+        return moved;
+      }
     if (net_.empty()) {
       moved = fos_sweep<L>(g_, f, w_, next_);
     } else {
@@ -256,6 +266,7 @@ class SyncRun {
   const LinearPolicy* linear_;
   bool matching_ = false;
   bool fused_ = false;
+  std::optional<GridStencil> stencil_;  // FOS on the interior of a 2-D grid (real loads)
   std::uint64_t rounds_per_sweep_ = 1;   // rounds in one dimension-exchange sweep
   std::uint64_t classes_per_round_ = 1;  // colour classes done in one round
   std::uint64_t cost_per_round_ = 1;
