@@ -91,14 +91,32 @@ DesOptions des_options(const Scenario& s, const Platform& platform, std::uint64_
   require(o.band > 0, s, "stop.band", "must be > 0");
   require(o.sample_period >= 0, s, "des.sample_period", "must be >= 0");
   o.record_load_history = s.integer("output.load_history") > 0;
+  o.record_series = s.integer("output.series_every") > 0;
   o.record_final_load = s.boolean("output.final_load");
   o.seed = engine_seed;
   return o;
 }
 
+// Keys that only one engine reads. Setting one away from its default for the other engine would
+// be silently ignored, so it is an input error instead.
+void check_engine_keys(const Scenario& s) {
+  static const std::vector<std::string> sync_only = {
+      "port", "de.sweep_cost", "invocation", "threshold.low", "threshold.high", "workload.kind", "workload.generation_mean",
+      "workload.generation_variance", "workload.consumption", "stop.steps", "stop.imbalance", "stop.spread", "stop.quiescent"};
+  const std::string engine = s.text("engine");
+  for (const auto& key : scenario_keys()) {
+    const bool des_key = key.name.starts_with("des.") || key.name == "stop.band" || key.name == "stop.time";
+    const bool sync_key = std::find(sync_only.begin(), sync_only.end(), key.name) != sync_only.end();
+    const std::string owner = des_key ? "des" : "sync";
+    if ((des_key || sync_key) && engine != owner && s.get(key.name) != key.default_value)
+      throw InputError(s.source(), key.name, "is read by the " + owner + " engine only, and this run uses engine '" + engine + "'");
+  }
+}
+
 }  // namespace
 
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
+  check_engine_keys(s);
   const RunSeeds seeds(seed);
   PreparedRun p;
   p.topology = located(s, "topology", [&] { return make_topology(s.text("topology"), seeds.topology, s.base_dir()); });

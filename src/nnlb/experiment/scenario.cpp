@@ -61,7 +61,7 @@ std::vector<KeyInfo> make_keys() {
       {"stop.spread", Type::number, nullptr, "stop when max - min load <= this", {}},
       {"stop.quiescent", Type::boolean, false, "stop when a whole sweep moves no load", {}},
       {"seed", Type::integer, std::int64_t{1}, "master seed of all random choices", {}},
-      {"output.series_every", Type::integer, std::int64_t{1}, "record the series every k rounds (0: first and last only)", {}},
+      {"output.series_every", Type::integer, std::int64_t{1}, "record the series every k rounds (0: first and last only; des: any k > 0 keeps every sample)", {}},
       {"output.final_load", Type::boolean, false, "include every node's final load in the record", {}},
       {"output.load_history", Type::integer, std::int64_t{0}, "record every node's load every k rounds, for heat maps (0: off)", {}},
   };

@@ -93,7 +93,7 @@ class DesRun {
         case balance_wake: balance(e.target); break;
         case message_arrival: arrive(e.target); break;
         case sample:
-          load_stats(now_, r);
+          load_stats(now_, r, opt_.record_series);
           queue_.push(now_ + sample_period_, sample, 0);
           break;
       }
@@ -263,14 +263,17 @@ class DesRun {
     n.in_band = band;
   }
 
-  LoadStats load_stats(double t, RunResult& r) {
+  // Checks conservation; records the sample in the series if `keep` (and in the load history).
+  LoadStats load_stats(double t, RunResult& r, bool keep = true) {
     std::vector<L> w(g_.num_nodes());
     L held{0};
     for (NodeId i = 0; i < g_.num_nodes(); ++i) w[i] = nodes_[i].real, held += w[i];
     check_conservation(held, r.summary);
     const LoadStats st = nnlb::load_stats<L>(w);
-    r.series.push_back({events_, 0, t, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
-    moved_at_sample_ = moved_;
+    if (keep) {
+      r.series.push_back({events_, 0, t, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
+      moved_at_sample_ = moved_;
+    }
     if (opt_.record_load_history) {
       r.load_history.steps.push_back(t);
       r.load_history.loads.emplace_back(w.begin(), w.end());

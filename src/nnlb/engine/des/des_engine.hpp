@@ -32,6 +32,7 @@ struct DesOptions {
   double band = 0.01;              // balanced when every node is within band * mean of the mean
   double time_limit = 1e4;         // simulated seconds
   double sample_period = 0;        // series and load-history sampling (s); 0: 1000 samples at most
+  bool record_series = true;       // every sample in the series (false: the first and last only)
   bool record_load_history = false;
   bool record_final_load = false;
   std::uint64_t seed = 1;
