@@ -119,6 +119,21 @@ TEST(DesEngine, SameSeedSameRun) {
   for (std::size_t k = 0; k < a.series.size(); ++k) EXPECT_EQ(a.series[k].imbalance, b.series[k].imbalance);
 }
 
+TEST(DesEngine, SeriesOfFirstAndLastSampleOnly) {
+  // output.series_every = 0: the series keeps the first and the last sample, the totals do not
+  // change, and the last sample's `moved` covers everything since the first.
+  auto c = des_case("hypercube:5", "best-effort");
+  const auto w0 = make_initial_load("random-total:32000", 32, LoadMode::real, 9);
+  DesOptions all, ends;
+  ends.record_series = false;
+  const auto a = run(c, LoadMode::real, w0, all), b = run(c, LoadMode::real, w0, ends);
+  ASSERT_GT(a.series.size(), 2u);
+  ASSERT_EQ(b.series.size(), 2u);
+  EXPECT_EQ(b.series.back().time, a.series.back().time);
+  EXPECT_EQ(b.summary.load_moved, a.summary.load_moved);
+  EXPECT_NEAR(b.series.back().moved, a.summary.load_moved, 1e-9 * a.summary.load_moved);
+}
+
 TEST(DesEngine, EveryStrategyBalancesTheLineFromOneEnd) {
   for (const char* algorithm : {"best-effort", "naive"})
     for (bool vload : {false, true}) {

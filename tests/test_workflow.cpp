@@ -216,8 +216,8 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
       {.kind = "fit", .x = "topology.nodes", .y = {"summary.steps_to_balance"}, .group = {"scenario.algorithm"}, .file = "fit"},
       {.kind = "bars", .x = "scenario.topology", .y = {"summary.steps_to_balance", "summary.rounds"}, .file = "bars"},
       {.kind = "bars", .x = "scenario.topology", .y = {"summary.steps_to_balance", "summary.rounds"}, .group = {"scenario.algorithm"},
-       .file = "overlay", .overlay = true},
-      {.kind = "heatmap", .file = "heatmap"}};
+       .labels = {"steps", "rounds"}, .file = "overlay", .overlay = true},
+      {.kind = "heatmap", .file = "heatmap", .z_max = 700}};
   for (const auto& p : plots)
     for (const char* ext : {".png", ".svg"}) {
       check_plot(p, "test", p.kind);
@@ -236,7 +236,13 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
   std::ifstream gp(dir / "overlay.gp");
   const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
   EXPECT_LT(script.find("using 2:4:xtic(1) with boxes"), script.find("using 2:3 with boxes"));
-  EXPECT_NE(script.find("using 2:3 with boxes"), std::string::npos);
+  EXPECT_NE(script.find("using 2:3 with boxes lc 1 title \"steps\""), std::string::npos) << script;
+  std::ifstream heat(dir / "heatmap.gp");
+  const std::string heat_script((std::istreambuf_iterator<char>(heat)), std::istreambuf_iterator<char>());
+  EXPECT_NE(heat_script.find("set cbrange [0:700]"), std::string::npos);
+  PlotSpec wrong = plots[4];
+  wrong.labels = {"one"};
+  EXPECT_THROW(check_plot(wrong, "test", "plot.overlay"), InputError);
   fs::remove_all(dir);
 }
 
