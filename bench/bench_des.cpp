@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include "nnlb/agent/async_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/policy/registry.hpp"
@@ -19,12 +20,12 @@ void BM_DesBestEffortHypercube(benchmark::State& state) {
   const auto w0 = nnlb::make_initial_load("random-total:1024000", topo.graph.num_nodes(), nnlb::LoadMode::real, 1);
   const nnlb::Platform platform{{1e9}, {5e-5}, {1.25e8}};
   nnlb::DesOptions o;
-  o.virtual_load = vload;
   o.sample_period = 1.0;  // the statistics sampling is not what is measured
+  const nnlb::AsyncBalancer program(*built.policy, {.virtual_load = vload});
   std::uint64_t events = 0;
   double simulated = 0;
   for (auto _ : state) {
-    const auto r = nnlb::run_des(topo, *built.policy, nnlb::LoadMode::real, w0, platform, o);
+    const auto r = nnlb::run_des(topo, program, nnlb::LoadMode::real, {w0, {}}, platform, o);
     events += r.summary.timing->events;
     simulated = r.summary.timing->time;
   }

@@ -4,6 +4,7 @@
 
 #include <numeric>
 
+#include "nnlb/agent/async_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
@@ -25,19 +26,15 @@ TEST(EventQueue, TimeOrderThenInsertionOrder) {
 }
 
 TEST(Links, OneTransferTakesLatencyPlusSizeOverBandwidth) {
-  const Topology t = make_topology("line:2", 1);
-  const Platform p{{1e9}, {0.25}, {1000.0}};
-  Links links(t.graph, p);
-  EXPECT_DOUBLE_EQ(links.deliver(0, 3.0, 500.0), 3.0 + 0.25 + 0.5);
+  LinkDirection link{0.25, 1000.0};
+  EXPECT_DOUBLE_EQ(link.deliver(3.0, 500.0), 3.0 + 0.25 + 0.5);
 }
 
 TEST(Links, MessagesOnALinkQueueInFifoOrder) {
-  const Topology t = make_topology("line:2", 1);
-  const Platform p{{1e9}, {0.25}, {1000.0}};
-  Links links(t.graph, p);
-  const double a = links.deliver(0, 0.0, 1000.0);  // on the wire 0 .. 1
-  const double b = links.deliver(0, 0.5, 10.0);    // waits for the wire: 1 .. 1.01
-  const double c = links.deliver(1, 0.5, 10.0);    // the other direction is free
+  LinkDirection forth{0.25, 1000.0}, back{0.25, 1000.0};
+  const double a = forth.deliver(0.0, 1000.0);  // on the wire 0 .. 1
+  const double b = forth.deliver(0.5, 10.0);    // waits for the wire: 1 .. 1.01
+  const double c = back.deliver(0.5, 10.0);     // the other direction is free
   EXPECT_DOUBLE_EQ(a, 1.25);
   EXPECT_DOUBLE_EQ(b, 1.0 + 0.01 + 0.25);
   EXPECT_DOUBLE_EQ(c, 0.5 + 0.01 + 0.25);
@@ -59,19 +56,27 @@ DesCase des_case(const std::string& topology, const std::string& algorithm, doub
   return c;
 }
 
-RunResult run(const DesCase& c, LoadMode mode, const std::vector<double>& w0, DesOptions o = {}) {
+RunResult run(const DesCase& c, LoadMode mode, const std::vector<double>& w0, DesOptions o = {},
+              const AsyncBalancerOptions& b = {}) {
   o.record_final_load = true;
-  return run_des(c.topo, *c.built.policy, mode, w0, c.platform, o);
+  EdgeColoring coloring;
+  AsyncBalancerOptions bo = b;
+  if (c.built.policy->pairing() == Pairing::matching) {
+    coloring = edge_coloring_for(c.topo);
+    bo.colors = coloring.num_colors;
+  }
+  const AsyncBalancer program(*c.built.policy, bo);
+  return run_des(c.topo, program, mode, {w0, {}}, c.platform, o, &coloring);
 }
 
 TEST(DesEngine, FirstTransferArrivesAfterLatencyPlusSize) {
   // line:2, all on node 0: best effort sends half at t = 0; node 1 enters the band when the data
   // arrives, at latency + bytes / bandwidth (control messages are free here).
   auto c = des_case("line:2", "best-effort");
-  DesOptions o;
-  o.control_bytes = 0;
-  o.bytes_per_unit = 1000;
-  const auto r = run(c, LoadMode::real, {2000, 0}, o);
+  AsyncBalancerOptions b;
+  b.control_bytes = 0;
+  b.bytes_per_unit = 1000;
+  const auto r = run(c, LoadMode::real, {2000, 0}, {}, b);
   ASSERT_EQ(r.summary.stop_reason, "balanced");
   const double arrival = 5e-5 + 1000 * 1000 / 1.25e8;
   EXPECT_DOUBLE_EQ(r.summary.timing->max_convergence_time, arrival);
@@ -92,12 +97,11 @@ TEST(DesEngine, ConservesLoadInEveryPolicyAndMode) {
           auto c = des_case(topology, algorithm);
           const NodeId n = c.topo.graph.num_nodes();
           DesOptions o;
-          o.virtual_load = vload;
           o.time_limit = 0.05;
           o.sample_period = 0.001;
           const auto w0 = make_initial_load("random-total:" + std::to_string(1000 * n), n, mode, 5);
           RunResult r;
-          ASSERT_NO_THROW(r = run(c, mode, w0, o)) << topology << " " << algorithm;
+          ASSERT_NO_THROW(r = run(c, mode, w0, o, {.virtual_load = vload})) << topology << " " << algorithm;
           EXPECT_NEAR(r.summary.final_total, 1000.0 * n, 1e-9 * 1000.0 * n);
           if (mode == LoadMode::integer) {
             for (double x : r.final_load) EXPECT_EQ(x, std::floor(x));
@@ -109,9 +113,8 @@ TEST(DesEngine, ConservesLoadInEveryPolicyAndMode) {
 TEST(DesEngine, SameSeedSameRun) {
   auto c = des_case("hypercube:5", "best-effort", 2);
   const auto w0 = make_initial_load("random-total:32000", 32, LoadMode::real, 9);
-  DesOptions o;
-  o.virtual_load = true;
-  const auto a = run(c, LoadMode::real, w0, o), b = run(c, LoadMode::real, w0, o);
+  const AsyncBalancerOptions vl{.virtual_load = true};
+  const auto a = run(c, LoadMode::real, w0, {}, vl), b = run(c, LoadMode::real, w0, {}, vl);
   EXPECT_EQ(a.final_load, b.final_load);
   EXPECT_EQ(a.summary.timing->events, b.summary.timing->events);
   EXPECT_EQ(a.summary.timing->time, b.summary.timing->time);
@@ -138,11 +141,9 @@ TEST(DesEngine, EveryStrategyBalancesTheLineFromOneEnd) {
   for (const char* algorithm : {"best-effort", "naive"})
     for (bool vload : {false, true}) {
       auto c = des_case("line:16", algorithm);
-      DesOptions o;
-      o.virtual_load = vload;
       std::vector<double> w0(16, 0.0);
       w0[0] = 16000;
-      const auto r = run(c, LoadMode::real, w0, o);
+      const auto r = run(c, LoadMode::real, w0, {}, {.virtual_load = vload});
       EXPECT_EQ(r.summary.stop_reason, "balanced") << algorithm << " vload " << vload;
       for (double x : r.final_load) EXPECT_NEAR(x, 1000, 10 + 1e-9);
     }
@@ -153,9 +154,7 @@ TEST(DesEngine, VirtualLoadSpeedsUpTheLine) {
   auto c = des_case("line:16", "best-effort");
   std::vector<double> w0(16, 0.0);
   w0[0] = 16000;
-  DesOptions plain, vload;
-  vload.virtual_load = true;
-  const auto a = run(c, LoadMode::real, w0, plain), b = run(c, LoadMode::real, w0, vload);
+  const auto a = run(c, LoadMode::real, w0), b = run(c, LoadMode::real, w0, {}, {.virtual_load = true});
   EXPECT_LT(b.summary.timing->max_convergence_time * 5, a.summary.timing->max_convergence_time);
 }
 
@@ -171,8 +170,7 @@ TEST(DesEngine, IntegerLoadOnALineStopsOnAStairway) {
   for (bool vload : {false, true}) {
     DesOptions o;
     o.time_limit = 20;
-    o.virtual_load = vload;
-    const auto r = run(c, LoadMode::integer, w0, o);
+    const auto r = run(c, LoadMode::integer, w0, o, {.virtual_load = vload});
     EXPECT_EQ(r.summary.stop_reason, "time");
     EXPECT_EQ(std::accumulate(r.final_load.begin(), r.final_load.end(), 0.0), 80);
     for (std::size_t i = 1; i < r.final_load.size(); ++i) EXPECT_LE(std::abs(r.final_load[i] - r.final_load[i - 1]), 1);

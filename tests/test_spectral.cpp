@@ -180,13 +180,13 @@ TEST(Analysis, FosOnRingMatchesEq7WithClosedFormGamma) {
   const double gamma = std::max(std::abs(1 - (2 - 2 * std::cos(2 * pi / 16)) / 3), std::abs(1 - 4.0 / 3));
   const double expected = std::ceil(std::log(1 / nu0) / (2 * std::log(gamma)));
 
-  const Analysis all = analyze(t, fos, nullptr, {nu0, 1.0, Port::all});
+  const Analysis all = analyze(t, fos, nullptr, {nu0, 1.0, PortModel::all});
   EXPECT_EQ(all.iteration, "round");
   EXPECT_NEAR(all.gamma_per_iteration, gamma, 1e-12);
   EXPECT_EQ(all.steps_per_iteration, 1u);
   EXPECT_EQ(all.predicted_steps, expected);
 
-  const Analysis one = analyze(t, fos, nullptr, {nu0, 1.0, Port::one});  // d(G) = 2 steps per round
+  const Analysis one = analyze(t, fos, nullptr, {nu0, 1.0, PortModel::one});  // d(G) = 2 steps per round
   EXPECT_EQ(one.steps_per_iteration, 2u);
   EXPECT_NEAR(one.gamma_per_step, std::sqrt(gamma), 1e-12);
   EXPECT_EQ(one.predicted_steps, 2 * expected);

@@ -241,7 +241,7 @@ TEST(SyncEngine, ThresholdInvocationLeavesInBandNeighbourhoodsAlone) {
 TEST(SyncEngine, OnePortDiffusionRoundCostsMaxDegreeSteps) {
   const auto c = make_case("mesh:4x4", "adf");
   SyncOptions o = steps(40);
-  o.port = Port::one;
+  o.port = PortModel::one;
   const auto r = run(c, LoadMode::real, random_loads(16, 1), o);
   EXPECT_EQ(r.summary.rounds, 10u);
   EXPECT_EQ(r.summary.steps, 40u);

@@ -27,7 +27,7 @@ int analyze_command(const AnalyzeOptions& o) {
   const PreparedRun run = prepare_run(s, seed);
   const Topology& topo = run.topology;
   AnalysisRequest req;
-  req.port = s.text("port") == "one" ? Port::one : Port::all;
+  req.port = s.text("port") == "one" ? PortModel::one : PortModel::all;
   req.target_imbalance = o.target ? *o.target : s.optional_number("stop.imbalance").value_or(1.0);
   // Default nu(0): that of the scenario's own initial load for this seed.
   req.initial_imbalance = o.initial ? *o.initial : load_stats<double>(run.initial).imbalance;

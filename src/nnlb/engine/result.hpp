@@ -32,7 +32,7 @@ struct TimeMetrics {
 };
 
 struct RunSummary {
-  std::string stop_reason;                     // "imbalance", "spread", "quiescent", "steps", "time"
+  std::string stop_reason;                     // "imbalance", "spread", "quiescent", "steps", "time", "balanced", "detected"
   bool balanced = false;                       // the imbalance/spread target was reached
   std::optional<std::uint64_t> steps_to_balance;
   std::uint64_t rounds = 0;
@@ -46,6 +46,9 @@ struct RunSummary {
   double final_total = 0;
   double max_conservation_error = 0;           // relative, worst over the run (0 in integer mode)
   std::optional<TimeMetrics> timing;           // time-based engines only
+  // When a node of a detection protocol reported global termination (seconds, or rounds in the
+  // synchronous engine); the oracle's figures above are the simulator's global view.
+  std::optional<double> detected_at;
 };
 
 // Every node's load at sampled moments, for heat maps of load over nodes and time.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/agent/round_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -39,7 +41,7 @@ void require(bool ok, const Scenario& s, const std::string& key, const std::stri
 
 SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   SyncOptions o;
-  o.port = s.text("port") == "one" ? Port::one : Port::all;
+  o.port = s.text("port") == "one" ? PortModel::one : PortModel::all;
   o.de_sweep_is_one_step = s.text("de.sweep_cost") == "one";
   if (s.text("invocation") == "threshold") {
     o.invocation.kind = Invocation::Kind::threshold;
@@ -69,32 +71,40 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   return o;
 }
 
-DesOptions des_options(const Scenario& s, const Platform& platform, std::uint64_t engine_seed) {
-  DesOptions o;
-  o.virtual_load = s.boolean("des.virtual_load");
-  o.bytes_per_unit = s.number("des.bytes_per_unit");
-  o.flops_per_unit = s.number("des.flops_per_unit");
+struct DesSetup {
+  DesOptions engine;
+  AsyncBalancerOptions balancer;
+};
+
+DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t engine_seed) {
+  DesSetup d;
+  AsyncBalancerOptions& b = d.balancer;
+  b.virtual_load = s.boolean("des.virtual_load");
+  b.bytes_per_unit = s.number("des.bytes_per_unit");
+  b.flops_per_unit = s.number("des.flops_per_unit");
   if (const auto ratio = s.optional_number("des.comp_comm_ratio")) {
     require(*ratio > 0, s, "des.comp_comm_ratio", "must be > 0");
     // comp time of a unit = ratio * comm time of a unit, on the first node's speed and link.
-    o.flops_per_unit = *ratio * o.bytes_per_unit / platform.link_bandwidth(0) * platform.node_speed(0);
+    b.flops_per_unit = *ratio * b.bytes_per_unit / platform.link_bandwidth(0) * platform.node_speed(0);
   }
-  o.control_bytes = s.number("des.control_bytes");
-  o.lb_period = s.number("des.lb_period");
-  o.comp_min_period = s.number("des.comp_min_period");
-  o.sample_period = s.number("des.sample_period");
+  b.control_bytes = s.number("des.control_bytes");
+  b.lb_period = s.number("des.lb_period");
+  b.comp_min_period = s.number("des.comp_min_period");
+  DesOptions& o = d.engine;
+  const double sample_period = s.number("des.sample_period");
+  o.sample_period = sample_period > 0 ? sample_period : 10 * b.lb_period;
   o.band = s.number("stop.band");
   o.time_limit = s.number("stop.time");
   for (const char* key : {"des.bytes_per_unit", "des.flops_per_unit", "des.lb_period", "des.comp_min_period", "stop.time"})
     require(s.number(key) > 0, s, key, "must be > 0");
-  require(o.control_bytes >= 0, s, "des.control_bytes", "must be >= 0");
+  require(b.control_bytes >= 0, s, "des.control_bytes", "must be >= 0");
   require(o.band > 0, s, "stop.band", "must be > 0");
-  require(o.sample_period >= 0, s, "des.sample_period", "must be >= 0");
+  require(sample_period >= 0, s, "des.sample_period", "must be >= 0");
   o.record_load_history = s.integer("output.load_history") > 0;
   o.record_series = s.integer("output.series_every") > 0;
   o.record_final_load = s.boolean("output.final_load");
   o.seed = engine_seed;
-  return o;
+  return d;
 }
 
 // Keys that only one engine reads. Setting one away from its default for the other engine would
@@ -158,13 +168,30 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed) {
 
   const std::string engine = s.text("engine");
   if (engine == "sync") {
+    // The engine's synchronous steps are the rounds program with exact views, taken directly
+    // (tests/test_agent_layer.cpp checks they give the same loads).
+    require(s.text("agent") != "async", s, "agent", "the asynchronous balancer needs time: use engine = \"des\"");
     const SyncOptions options = sync_options(s, seeds.engine);
     EdgeColoring coloring;
     if (built.policy->pairing() == Pairing::matching) coloring = edge_coloring_for(topo);
     rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, options);
   } else if (engine == "des") {
-    const DesOptions options = des_options(s, prepared.platform, seeds.engine);
-    rec.result = run_des(topo, *built.policy, prepared.mode, prepared.initial, prepared.platform, options);
+    DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
+    EdgeColoring coloring;
+    if (built.policy->pairing() == Pairing::matching) {
+      coloring = edge_coloring_for(topo);
+      setup.balancer.colors = coloring.num_colors;
+    }
+    const InitialState initial{prepared.initial, {}};
+    if (s.text("agent") == "rounds") {
+      const RoundBalancerOptions ro{.colors = coloring.num_colors, .control_bytes = setup.balancer.control_bytes,
+                                    .bytes_per_unit = setup.balancer.bytes_per_unit};
+      const RoundBalancer program = located(s, "algorithm", [&] { return RoundBalancer(*built.policy, ro); });
+      rec.result = run_des(topo, program, prepared.mode, initial, prepared.platform, setup.engine, &coloring);
+    } else {
+      const AsyncBalancer program = located(s, "algorithm", [&] { return AsyncBalancer(*built.policy, setup.balancer); });
+      rec.result = run_des(topo, program, prepared.mode, initial, prepared.platform, setup.engine, &coloring);
+    }
   } else {
     throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
   }
@@ -197,6 +224,7 @@ json summary_json(const RunSummary& m) {
     j["data_messages"] = t.data_messages;
     j["events"] = t.events;
   }
+  if (m.detected_at) j["detected_at"] = *m.detected_at;
   return j;
 }
 

@@ -22,6 +22,10 @@ std::vector<KeyInfo> make_keys() {
       {"name", Type::string, "", "free label of the scenario", {}},
       {"description", Type::string, "", "free text", {}},
       {"engine", Type::string, "sync", "engine that runs the policy: synchronous rounds or discrete events", {"sync", "des"}},
+      {"agent", Type::string, "auto",
+       "node program that runs the policy: rounds (synchronous steps by messages, Xu et al.), async (Couturier et al.'s "
+       "processes); auto: rounds on sync, async on des",
+       {"auto", "rounds", "async"}},
       {"topology", Type::string, "torus:8x8", "graph spec (see `nnlb list`)", {}},
       {"algorithm", Type::string, "fos", "balancing policy (see `nnlb list`)", {}},
       {"alpha", Type::text_or_number, nullptr, "diffusion parameter: cybenko|adf|boillat|odf|optimal|NUMBER", {}},

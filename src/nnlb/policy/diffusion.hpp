@@ -25,6 +25,7 @@ class SecondOrderDiffusion final : public LinearPolicy {
  public:
   explicit SecondOrderDiffusion(LinearForm form) : form_(form) {}
   std::string name() const override { return "sos"; }
+  bool needs_net_flow() const override { return true; }
   LinearForm form() const override { return form_; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 

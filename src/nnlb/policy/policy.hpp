@@ -57,6 +57,9 @@ class Policy {
   virtual Pairing pairing() const { return Pairing::neighborhood; }
   // Doubles of per-edge memory each node keeps for each of its edges (0 = none).
   virtual std::uint32_t edge_memory() const { return 0; }
+  // Whether NeighborState::last_flow must be the net flow over the edge in the previous
+  // synchronous step (SOS's memory); node programs without synchronous steps refuse such a policy.
+  virtual bool needs_net_flow() const { return false; }
   // Appends the transfers node view.self makes now. Must only depend on the view (and its rng).
   // Thread-safe: one policy object serves all nodes concurrently.
   virtual void decide(const LocalView& view, std::vector<Transfer>& out) const = 0;

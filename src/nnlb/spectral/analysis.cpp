@@ -48,7 +48,7 @@ Analysis analyze(const Topology& topo, const Policy& policy, const EdgeColoring*
       gamma.value = sos_gamma(gamma.value, form.beta);
     }
     a.iteration = "round";
-    steps_per_round = req.port == Port::all ? 1 : g.max_degree();
+    steps_per_round = req.port == PortModel::all ? 1 : g.max_degree();
   } else if (const auto* de = dynamic_cast<const DimensionExchange*>(&policy)) {
     const EdgeColoring own = coloring ? EdgeColoring{} : edge_coloring_for(topo);
     const EdgeColoring& c = coloring ? *coloring : own;

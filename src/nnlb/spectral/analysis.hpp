@@ -18,7 +18,7 @@ namespace nnlb {
 struct AnalysisRequest {
   double initial_imbalance = 0;   // nu(0)
   double target_imbalance = 1.0;  // balanced when nu <= this (Xu et al. sec. 5)
-  Port port = Port::all;
+  PortModel port = PortModel::all;
 };
 
 struct Analysis {

@@ -2,260 +2,438 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <string>
 
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
+#include "nnlb/engine/holdings.hpp"
+#include "nnlb/engine/ledger.hpp"
 #include "nnlb/metrics/load_stats.hpp"
+#include "nnlb/util/error.hpp"
 
 namespace nnlb {
 
 namespace {
 
-enum EventKind : std::uint32_t { compute_wake, balance_wake, message_arrival, sample };
+// Event kinds; timers encode their tag as first_timer + tag.
+enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, first_timer };
 
-template <class L>
-struct Message {
-  Slot slot = 0;        // the sender's slot: the receiver is target(slot), the sender its source
-  bool data = false;
-  double arrival = 0;   // when it lands in the receiver's FIFO
-  L amount{0};          // data: load carried; control: virtual load announced (0 without)
-  L load{0};            // control: the sender's load as it decides
-  L counted{0};         // control: all the load from the receiver that the sender has counted so far
+// One end of a link as its source node sees it.
+struct PortState {
+  NodeId peer = 0;
+  Port back = 0;  // the peer's port of the same link
+  LinkDirection link;
+  std::int32_t color = -1;
+  double peer_initial = 0;
 };
 
-template <class L>
-struct Node {
-  L real{0};                    // load held
-  L pending_total{0};           // decided but not yet sent
-  L announced{0};               // virtual load announced to this node, not yet received
-  bool waiting = false;         // computing process waits for data
+// A message on a wire (or in its receiver's mailbox, not yet taken).
+struct Wire {
+  Message msg;
+  NodeId to = 0;
+  Port to_port = 0;
+  double arrival = 0;
+  bool live = false;
+};
+
+struct NodeState : Holdings {
+  std::unique_ptr<Agent> agent;
+  std::vector<PortState> ports;
+  std::vector<std::uint32_t> mailbox[channel_count];  // wire indices, oldest first
+  bool alive = true;
   bool in_band = false;
-  double idle_since = 0, idle = 0, band_entry = 0;
-  std::uint64_t lb_steps = 0;
-  // FIFOs of message indices. Control messages are only read by the balancing process, so they
-  // need no arrival event: they join `ctrl` when sent and count as received once their arrival
-  // time has passed. Data messages may wake a waiting computing process and do have an event.
-  std::vector<std::uint32_t> ctrl, data;
+  bool idle = false;  // holds nothing
+  double idle_since = 0, idle_time = 0, band_entry = 0;
 };
 
-constexpr double real_conservation_tolerance = 1e-9;
+class DesRun;
 
-template <class L>
+class DesContext final : public Context {
+ public:
+  explicit DesContext(DesRun& run) : run_(run) {}
+  void bind(NodeId node) { node_ = node; }
+  NodeId self() const override { return node_; }
+  double now() const override;
+  double speed() const override;
+  std::uint32_t degree() const override;
+  NeighborInfo neighbor(Port port) const override;
+  Rng& rng() override;
+  bool integer_load() const override;
+  double load() const override;
+  std::span<const Item> items() const override;
+  void send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            const Cargo& cargo) override;
+  std::span<const Message> take(Channel channel) override;
+  std::span<const Item> taken_items() const override;
+  void set_timer(double delay, std::uint32_t tag) override;
+  void detected_termination() override;
+
+ private:
+  DesRun& run_;
+  NodeId node_ = 0;
+};
+
 class DesRun {
  public:
-  DesRun(const Topology& topo, const Policy& policy, const std::vector<double>& initial, const Platform& platform,
-         const DesOptions& opt)
-      : g_(topo.graph), policy_(policy), platform_(platform), opt_(opt), nodes_(g_.num_nodes()), links_(g_, platform) {
-    known_.resize(g_.num_slots());
-    committed_.assign(g_.num_slots(), L{0});
-    counted_.assign(g_.num_slots(), L{0});
-    pending_.assign(g_.num_slots(), L{0});
-    if (policy.edge_memory() > 0) memory_.assign(g_.num_slots() * policy.edge_memory(), 0.0);
-    last_flow_.assign(g_.num_slots(), 0.0);
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
-      nodes_[i].real = static_cast<L>(initial[i]);
-      total_ += nodes_[i].real;
+  DesRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
+         const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
+      : program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
+        overdraft_(program.needs().overdraft), changes_(changes), ctx_(*this) {
+    const Graph& g = topo.graph;
+    if (program.needs().edge_coloring && (coloring == nullptr || coloring->slot_color.size() != topo.graph.num_slots()))
+      throw InputError({}, "algorithm", "program '" + program.name() + "' needs an edge colouring");
+    for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
+    nodes_.resize(g.num_nodes());
+    for (NodeId i = 0; i < g.num_nodes(); ++i) {
+      NodeState& n = nodes_[i];
+      n.load = initial.load[i];
+      if (!initial.items.empty())
+        for (const Item& it : initial.items[i]) n.add(it), ledger_.add_item(it.id);
+      ledger_.add(n.load);
     }
-    // Set-up exchange: every node starts knowing its neighbours' initial loads.
-    for (NodeId i = 0; i < g_.num_nodes(); ++i)
-      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) known_[s] = static_cast<double>(nodes_[g_.target(s)].real);
-    mean_ = static_cast<double>(total_) / g_.num_nodes();
-    sample_period_ = opt.sample_period > 0 ? opt.sample_period : 10 * opt.lb_period;
-    rngs_.reserve(g_.num_nodes());
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) rngs_.emplace_back(opt.seed, i);
+    const bool colored = coloring != nullptr && coloring->slot_color.size() == g.num_slots();
+    for (NodeId i = 0; i < g.num_nodes(); ++i)
+      for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
+        const NodeId j = g.target(s);
+        nodes_[i].ports.push_back({j, static_cast<Port>(g.reverse(s) - g.first_slot(j)),
+                                   {platform.link_latency(s), platform.link_bandwidth(s)},
+                                   colored ? static_cast<std::int32_t>(coloring->slot_color[s]) : -1, nodes_[j].held()});
+      }
+    rngs_.reserve(g.num_nodes());
+    for (NodeId i = 0; i < g.num_nodes(); ++i) rngs_.emplace_back(opt.seed, i);
+    alive_ = g.num_nodes();
+    for (std::size_t k = 0; k < changes_.size(); ++k) {
+      if (k > 0 && changes_[k].time < changes_[k - 1].time) throw InputError({}, "changes", "graph changes must be in time order");
+    }
   }
 
   RunResult run() {
     RunResult r;
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
-      set_real(i, nodes_[i].real, 0.0, true);
-      queue_.push(0.0, balance_wake, i);
-      queue_.push(0.0, compute_wake, i);
+    refresh_band(0.0, true);
+    for (NodeId i = 0; i < nodes_.size(); ++i) {
+      nodes_[i].agent = program_.make_agent(i);
+      call(i, [&](Agent& a) { a.start(ctx_); });
     }
-    const LoadStats first = load_stats(0.0, r);
-    r.summary.initial_total = static_cast<double>(total_);
+    const LoadStats first = sample(r, true);
+    r.summary.initial_total = ledger_.total();
     r.summary.initial_imbalance = first.imbalance;
-    queue_.push(sample_period_, sample, 0);
+    queue_.push(opt_.sample_period, sample_event, 0);
+    if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
     std::string reason = "time";
     while (!queue_.empty()) {
-      if (in_band_ == g_.num_nodes()) {
+      if (opt_.stop_when_balanced && in_band_ == alive_) {
         reason = "balanced";
+        break;
+      }
+      if (opt_.stop_on_detection && detected_) {
+        reason = "detected";
+        break;
+      }
+      if (queue_.size() == 1 && next_change_ == changes_.size()) {  // only the sampling is left
+        reason = "quiet";
         break;
       }
       if (queue_.next_time() > opt_.time_limit) break;
       const Event e = queue_.pop();
       now_ = e.time;
       ++events_;
-      switch (e.kind) {
-        case compute_wake: compute(e.target); break;
-        case balance_wake: balance(e.target); break;
-        case message_arrival: arrive(e.target); break;
-        case sample:
-          load_stats(now_, r, opt_.record_series);
-          queue_.push(now_ + sample_period_, sample, 0);
-          break;
+      if (e.kind >= first_timer) {
+        if (nodes_[e.target].alive) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
+      } else if (e.kind == arrival_event) {
+        arrive(e.target);
+      } else if (e.kind == sample_event) {
+        sample(r, opt_.record_series);
+        queue_.push(now_ + opt_.sample_period, sample_event, 0);
+      } else {
+        apply_change(e.target);
+        next_change_ = e.target + 1;
+        if (next_change_ < changes_.size()) queue_.push(changes_[next_change_].time, change_event, next_change_);
       }
     }
     if (reason == "time") now_ = std::min(now_, opt_.time_limit);
-    const LoadStats last = load_stats(now_, r);
+    const LoadStats last = sample(r, true);
     finish(r, reason, last);
     return r;
   }
 
- private:
-  // --- the three processes -------------------------------------------------------------------
+  // --- the Context of the bound node ---------------------------------------------------------
 
-  // Computing process: take received load, send what the balancer decided, compute.
-  void compute(NodeId i) {
-    Node<L>& n = nodes_[i];
-    n.waiting = false;
-    L real = n.real;
-    for (std::uint32_t m : n.data) {
-      const Message<L>& msg = messages_[m];
-      real += msg.amount;
-      in_flight_ -= msg.amount;
-      if (opt_.virtual_load) n.announced -= msg.amount;
-      else counted_[g_.reverse(msg.slot)] += msg.amount;
-      free_.push_back(m);
-    }
-    n.data.clear();
-    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
-      const L amount = std::min(pending_[s], real);
-      if (amount <= L{0}) continue;
-      pending_[s] -= amount;
-      n.pending_total -= amount;
-      real -= amount;
-      in_flight_ += amount;
-      moved_ += static_cast<double>(amount);
-      ++data_messages_;
-      send(s, Message<L>{s, true, 0.0, amount, L{0}, L{0}}, static_cast<double>(amount) * opt_.bytes_per_unit);
-    }
-    set_real(i, real, now_, false);
-    if (real > L{0}) {
-      const double work = static_cast<double>(real) * opt_.flops_per_unit / platform_.node_speed(i);
-      queue_.push(now_ + std::max(work, opt_.comp_min_period), compute_wake, i);
-    } else {
-      n.waiting = true;  // woken by the next data message
-    }
+  double now() const { return now_; }
+  double speed(NodeId i) const { return platform_.node_speed(i); }
+  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(nodes_[i].ports.size()); }
+  NeighborInfo neighbor(NodeId i, Port p) const {
+    const PortState& ps = nodes_[i].ports.at(p);
+    return {ps.peer, degree(ps.peer), platform_.node_speed(ps.peer), ps.link.latency, ps.link.bandwidth, ps.color, ps.peer_initial};
+  }
+  Rng& rng(NodeId i) { return rngs_[i]; }
+  bool integer_load() const { return integer_; }
+  double load(NodeId i) const { return nodes_[i].load; }
+  std::span<const Item> items(NodeId i) const { return nodes_[i].items; }
+
+  void send(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            const Cargo& cargo) {
+    NodeState& n = nodes_[i];
+    if (p >= n.ports.size()) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
+    if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
+      throw std::logic_error("node " + std::to_string(i) + " sends load it does not hold");
+    std::vector<Item> carried;
+    if (!cargo.items.empty()) carried = n.extract(cargo.items);
+    n.load -= cargo.load;
+    ship(i, p, channel, tag, value, bytes, cargo.load, std::move(carried));
   }
 
-  // Balancing process: read control messages, decide, tell every neighbour.
-  void balance(NodeId i) {
-    Node<L>& n = nodes_[i];
+  std::span<const Message> take(NodeId i, Channel channel) {
+    NodeState& n = nodes_[i];
+    auto& box = n.mailbox[static_cast<std::size_t>(channel)];
+    taken_.clear();
+    taken_items_.clear();
     std::size_t kept = 0;
-    for (std::uint32_t m : n.ctrl) {
-      const Message<L>& msg = messages_[m];
-      if (msg.arrival > now_) {
-        n.ctrl[kept++] = m;  // still on the wire
+    for (std::uint32_t m : box) {
+      Wire& w = wires_[m];
+      if (w.arrival > now_) {
+        box[kept++] = m;  // still on the wire
         continue;
       }
-      ++events_;  // its delivery
-      const Slot back = g_.reverse(msg.slot);
-      if (opt_.virtual_load) {
-        n.announced += msg.amount;
-        counted_[back] += msg.amount;
+      if (!notify_[static_cast<std::size_t>(channel)]) ++events_;  // its delivery
+      w.msg.port = resolve_port(i, w.msg.from, w.to_port);
+      n.load += w.msg.load;
+      if (w.msg.item_count > 0) {
+        for (const Item& it : wire_items_[m]) {
+          n.add(it);
+          taken_items_.push_back(it);
+        }
+        wire_items_[m].clear();
       }
-      // The neighbour's load as it reported it, plus what this node committed to it that the
-      // report did not count yet (still pending here or in flight).
-      known_[back] = static_cast<double>(msg.load + (committed_[back] - msg.counted));
-      free_.push_back(m);
+      taken_.push_back(w.msg);
+      release(m);
     }
-    n.ctrl.resize(kept);
-    L load = decision_load(n);
-    const Slot first = g_.first_slot(i), end = g_.end_slot(i);
-    scratch_.clear();
-    slot_of_.clear();
-    // Pairwise policies (dimension exchange) balance with one neighbour per step, round robin.
-    const bool pairwise = policy_.pairing() == Pairing::matching;
-    for (Slot s = first; s < end; ++s) {
-      if (pairwise && s != first + n.lb_steps % (end - first)) continue;
-      NeighborState nb;
-      nb.id = g_.target(s);
-      nb.degree = g_.degree(nb.id);
-      nb.load = known_[s];
-      nb.speed = platform_.node_speed(nb.id);
-      nb.last_flow = last_flow_[s];
-      nb.memory = memory_.empty() ? nullptr : memory_.data() + s * policy_.edge_memory();
-      scratch_.push_back(nb);
-      slot_of_.push_back(s);
-    }
-    LocalView view;
-    view.self = i;
-    view.degree = g_.degree(i);
-    view.load = static_cast<double>(load);
-    view.speed = platform_.node_speed(i);
-    view.step = n.lb_steps++;
-    view.neighbors = scratch_;
-    view.rng = &rngs_[i];
-    transfers_.clear();
-    if (!scratch_.empty()) policy_.decide(view, transfers_);
-    std::fill(announce_.begin(), announce_.end(), L{0});
-    announce_.resize(end - first, L{0});
-    for (Slot s = first; s < end; ++s) last_flow_[s] = 0;
-    for (const Transfer& t : transfers_) {
-      const L amount = std::min(quantize<L>(t.amount), load);
-      if (amount <= L{0}) continue;
-      const Slot s = slot_of_[t.neighbor];
-      pending_[s] += amount;
-      committed_[s] += amount;
-      n.pending_total += amount;
-      load -= amount;
-      known_[s] += static_cast<double>(amount);  // until the neighbour reports again
-      last_flow_[s] += static_cast<double>(amount);
-      announce_[s - first] += amount;
-    }
-    for (Slot s = first; s < end; ++s) {
-      ++control_messages_;
-      send(s, Message<L>{s, false, 0.0, opt_.virtual_load ? announce_[s - first] : L{0}, load, counted_[s]}, opt_.control_bytes);
-    }
-    queue_.push(now_ + opt_.lb_period, balance_wake, i);
+    box.resize(kept);
+    return taken_;
   }
 
-  // Receiver: a data message lands in the data FIFO of its destination.
-  void arrive(std::uint32_t m) {
-    const NodeId to = g_.target(messages_[m].slot);
-    Node<L>& n = nodes_[to];
-    n.data.push_back(m);
-    if (n.waiting) {
-      n.waiting = false;
-      queue_.push(now_, compute_wake, to);
-    }
+  std::span<const Item> taken_items() const { return taken_items_; }
+
+  void set_timer(NodeId i, double delay, std::uint32_t tag) {
+    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
+    queue_.push(now_ + delay, first_timer + tag, i);
   }
 
-  // --- network and bookkeeping ---------------------------------------------------------------
+  void detected(NodeId) {
+    if (!detected_) detected_at_ = now_;
+    detected_ = true;
+  }
 
-  void send(Slot s, const Message<L>& msg, double bytes) {
+ private:
+  static bool hits(std::uint64_t every, std::uint64_t k) { return every > 0 && k % every == 0; }
+
+  // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
+  template <class F>
+  void call(NodeId i, F&& handler) {
+    ctx_.bind(i);
+    handler(*nodes_[i].agent);
+    settle(i);
+  }
+
+  // Puts a message from node i on the wire of port p. The load and items have left the node.
+  void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            double load, std::vector<Item> items) {
+    PortState& out = nodes_[i].ports[p];
+    Wire w;
+    w.msg.port = out.back;
+    w.msg.from = i;
+    w.msg.channel = channel;
+    w.msg.tag = tag;
+    w.msg.load = load;
+    w.msg.value = value;
+    w.msg.item_count = static_cast<std::uint32_t>(items.size());
+    w.to = out.peer;
+    w.to_port = out.back;
+    moved_ += load;
+    for (const Item& it : items) bytes += it.bytes, moved_ += it.weight;
+    ++messages_[static_cast<std::size_t>(channel)];
+    const bool carries = load > 0 || !items.empty();
+    const std::uint64_t k = carries ? ++carrying_sent_ : 0;
+    if (carries && hits(opt_.faults.drop_every, k)) return;  // lost on the wire
+    if (carries && hits(opt_.faults.corrupt_every, k)) w.msg.load *= 1 + 1e-6;
+    w.arrival = out.link.deliver(now_, bytes);
+    if (carries && hits(opt_.faults.duplicate_every, k)) post(w, items);
+    post(w, std::move(items));
+  }
+
+  void post(const Wire& w, std::vector<Item> items) {
     std::uint32_t m;
     if (free_.empty()) {
-      m = static_cast<std::uint32_t>(messages_.size());
-      messages_.push_back(msg);
+      m = static_cast<std::uint32_t>(wires_.size());
+      wires_.push_back(w);
     } else {
       m = free_.back();
       free_.pop_back();
-      messages_[m] = msg;
+      wires_[m] = w;
     }
-    Message<L>& sent = messages_[m];
-    sent.arrival = links_.deliver(s, now_, bytes);
-    if (sent.data) queue_.push(sent.arrival, message_arrival, m);
-    else nodes_[g_.target(s)].ctrl.push_back(m);
+    wires_[m].live = true;
+    if (!items.empty()) {
+      if (wire_items_.size() <= m) wire_items_.resize(m + 1);
+      wire_items_[m] = std::move(items);
+    }
+    if (notify_[static_cast<std::size_t>(w.msg.channel)]) queue_.push(w.arrival, arrival_event, m);
+    else nodes_[w.to].mailbox[static_cast<std::size_t>(w.msg.channel)].push_back(m);
   }
 
-  L decision_load(const Node<L>& n) const {
-    return n.real - n.pending_total + (opt_.virtual_load ? n.announced : L{0});
+  void release(std::uint32_t m) {
+    wires_[m].live = false;
+    free_.push_back(m);
   }
 
-  // Updates a node's load and its idle and band bookkeeping.
-  void set_real(NodeId i, L value, double t, bool initial) {
-    Node<L>& n = nodes_[i];
-    const bool was_idle = !initial && n.real <= L{0};
-    if (!initial && was_idle && value > L{0}) n.idle += t - n.idle_since;
-    if ((initial || !was_idle) && value <= L{0}) n.idle_since = t;
-    n.real = value;
-    const bool band = std::abs(static_cast<double>(value) - mean_) <= opt_.band * mean_;
+  // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
+  Port resolve_port(NodeId to, NodeId from, Port guess) const {
+    const auto& ports = nodes_[to].ports;
+    if (guess < ports.size() && ports[guess].peer == from) return guess;
+    for (Port p = 0; p < ports.size(); ++p)
+      if (ports[p].peer == from) return p;
+    return no_port;
+  }
+
+  // A message lands in its receiver's mailbox; a receiver that left sends it back.
+  void arrive(std::uint32_t m) {
+    Wire& w = wires_[m];
+    if (!nodes_[w.to].alive) {
+      bounce(m);
+      return;
+    }
+    const auto c = static_cast<std::size_t>(w.msg.channel);
+    nodes_[w.to].mailbox[c].push_back(m);
+    call(w.to, [&](Agent& a) { a.arrived(ctx_, w.msg.channel); });
+  }
+
+  // A message for a node that left returns to its sender (or, if that one left too, goes to the
+  // first live node), so no load or item is lost. It carries only what it carried.
+  void bounce(std::uint32_t m) {
+    Wire& w = wires_[m];
+    const bool carries = w.msg.load > 0 || w.msg.item_count > 0;
+    if (!carries) {
+      release(m);
+      return;
+    }
+    NodeId to = w.msg.from;
+    if (!nodes_[to].alive) to = first_alive();
+    w.msg.from = w.to;
+    w.to = to;
+    w.to_port = no_port;
+    w.arrival = now_;
+    const auto c = static_cast<std::size_t>(w.msg.channel);
+    nodes_[to].mailbox[c].push_back(m);
+    if (notify_[c]) call(to, [&](Agent& a) { a.arrived(ctx_, w.msg.channel); });
+  }
+
+  NodeId first_alive() const {
+    for (NodeId i = 0; i < nodes_.size(); ++i)
+      if (nodes_[i].alive) return i;
+    throw std::logic_error("no node left");
+  }
+
+  void apply_change(std::size_t k) {
+    const GraphChange& c = changes_[k];
+    if (c.kind == GraphChange::Kind::leave) leave(c.node);
+    else join(c.node, c.peers);
+    refresh_band(now_, false);
+  }
+
+  void leave(NodeId i) {
+    if (i >= nodes_.size() || !nodes_[i].alive) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is not in the graph");
+    NodeState& n = nodes_[i];
+    if (n.ports.empty() && alive_ > 1) throw InputError({}, "changes", "node " + std::to_string(i) + " has no neighbour to hand its load to");
+    call(i, [&](Agent& a) { a.leaving(ctx_); });
+    hand_over(i);
+    // Messages waiting in its mailboxes go back to their senders.
+    for (auto& box : n.mailbox) {
+      for (std::uint32_t m : box) bounce(m);
+      box.clear();
+    }
+    for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
+    n.alive = false;
+    n.agent.reset();
+    if (n.in_band) --in_band_;
+    n.in_band = false;
+    --alive_;
+  }
+
+  // Spreads what a leaving node still holds over its neighbours, as data messages: equal shares
+  // of the divisible load (whole units in integer mode, the remainder to port 0), items in turn.
+  void hand_over(NodeId i) {
+    NodeState& n = nodes_[i];
+    const auto d = static_cast<Port>(n.ports.size());
+    if (d == 0) return;
+    const double share = integer_ ? std::floor(n.load / d) : n.load / d;
+    std::vector<std::vector<Item>> items(d);
+    for (std::size_t k = 0; k < n.items.size(); ++k) items[k % d].push_back(n.items[k]);
+    n.items.clear();
+    n.item_weight = 0;
+    for (Port p = d; p-- > 0;) {
+      const double amount = p == 0 ? n.load : share;
+      n.load -= amount;
+      ship(i, p, Channel::data, handover_tag, {}, 0.0, amount, std::move(items[p]));
+    }
+  }
+
+  // Removes the link on node i's port p at both ends; the neighbour hears of it.
+  void unlink(NodeId i, Port p) {
+    const PortState ps = nodes_[i].ports[p];
+    erase_port(i, p);
+    erase_port(ps.peer, ps.back);
+    call(ps.peer, [&](Agent& a) { a.neighbor_removed(ctx_, ps.back); });
+  }
+
+  void erase_port(NodeId i, Port p) {
+    auto& ports = nodes_[i].ports;
+    ports.erase(ports.begin() + p);
+    for (Port q = p; q < ports.size(); ++q) nodes_[ports[q].peer].ports[ports[q].back].back = q;
+  }
+
+  void join(NodeId i, const std::vector<NodeId>& peers) {
+    if (i > nodes_.size() || (i < nodes_.size() && nodes_[i].alive))
+      throw InputError({}, "changes", "node " + std::to_string(i) + " cannot join: it is in the graph, or not the next new id");
+    if (i == nodes_.size()) {
+      nodes_.emplace_back();
+      rngs_.emplace_back(opt_.seed, i);
+    }
+    NodeState& n = nodes_[i];
+    n = NodeState{};
+    n.idle = true;
+    n.idle_since = now_;
+    ++alive_;
+    for (NodeId j : peers) {
+      if (j >= nodes_.size() || !nodes_[j].alive || j == i)
+        throw InputError({}, "changes", "node " + std::to_string(i) + " cannot link to node " + std::to_string(j));
+      const auto pi = static_cast<Port>(nodes_[i].ports.size()), pj = static_cast<Port>(nodes_[j].ports.size());
+      // New links get the platform's first link parameters.
+      const LinkDirection link{platform_.link_latency(0), platform_.link_bandwidth(0)};
+      nodes_[i].ports.push_back({j, pj, link, -1, nodes_[j].held()});
+      nodes_[j].ports.push_back({i, pi, link, -1, 0.0});
+    }
+    nodes_[i].agent = program_.make_agent(i);
+    for (NodeId j : peers) call(j, [&](Agent& a) { a.neighbor_added(ctx_, static_cast<Port>(nodes_[j].ports.size() - 1)); });
+    call(i, [&](Agent& a) { a.start(ctx_); });
+  }
+
+  // --- metrics ---------------------------------------------------------------------------------
+
+  double mean() const { return alive_ ? ledger_.total() / alive_ : 0.0; }
+
+  // Idle and band bookkeeping of node i after one of its handlers ran.
+  void settle(NodeId i) {
+    NodeState& n = nodes_[i];
+    if (!n.alive) return;
+    const double held = n.held();
+    const bool idle = held <= 0;
+    if (idle != n.idle) {
+      if (idle) n.idle_since = now_;
+      else n.idle_time += now_ - n.idle_since;
+      n.idle = idle;
+    }
+    const double m = mean();
+    const bool band = std::abs(held - m) <= opt_.band * m;
     if (band && !n.in_band) {
-      n.band_entry = t;
+      n.band_entry = now_;
       ++in_band_;
     } else if (!band && n.in_band) {
       --in_band_;
@@ -263,99 +441,142 @@ class DesRun {
     n.in_band = band;
   }
 
-  // Checks conservation; records the sample in the series if `keep` (and in the load history).
-  LoadStats load_stats(double t, RunResult& r, bool keep = true) {
-    std::vector<L> w(g_.num_nodes());
-    L held{0};
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) w[i] = nodes_[i].real, held += w[i];
-    check_conservation(held, r.summary);
-    const LoadStats st = nnlb::load_stats<L>(w);
+  // Band of every node, at the start (initial) or after the mean changed.
+  void refresh_band(double t, bool initial) {
+    const double m = mean();
+    in_band_ = 0;
+    for (NodeId i = 0; i < nodes_.size(); ++i) {
+      NodeState& n = nodes_[i];
+      if (!n.alive) continue;
+      if (initial) {
+        n.idle = n.held() <= 0;
+        if (n.idle) n.idle_since = t;
+      }
+      const bool band = std::abs(n.held() - m) <= opt_.band * m;
+      if (band && (initial || !n.in_band)) n.band_entry = t;
+      n.in_band = band;
+      in_band_ += band;
+    }
+  }
+
+  // Checks conservation from the nodes and the wires; records the sample.
+  LoadStats sample(RunResult& r, bool keep) {
+    std::vector<double> w;
+    w.reserve(alive_);
+    for (const NodeState& n : nodes_)
+      if (n.alive) w.push_back(n.held());
+    check(r.summary);
+    const LoadStats st = load_stats<double>(w);
     if (keep) {
-      r.series.push_back({events_, 0, t, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
+      r.series.push_back({events_, 0, now_, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
       moved_at_sample_ = moved_;
     }
     if (opt_.record_load_history) {
-      r.load_history.steps.push_back(t);
-      r.load_history.loads.emplace_back(w.begin(), w.end());
+      r.load_history.steps.push_back(now_);
+      r.load_history.loads.push_back(std::move(w));
     }
     return st;
   }
 
-  // Load held plus load in flight must equal the initial total.
-  void check_conservation(L held, RunSummary& sum) {
-    if constexpr (std::is_integral_v<L>) {
-      if (held + in_flight_ != total_)
-        throw ConservationError("integer load not conserved at t = " + std::to_string(now_) + ": held " + std::to_string(held) +
-                                " + in flight " + std::to_string(in_flight_) + " != " + std::to_string(total_));
-    } else {
-      const double err = std::abs(held + in_flight_ - total_) / std::max(std::abs(total_), 1e-300);
-      sum.max_conservation_error = std::max(sum.max_conservation_error, err);
-      if (err > real_conservation_tolerance)
-        throw ConservationError("load not conserved at t = " + std::to_string(now_) + ": relative error " + std::to_string(err));
+  // Recount: load and items held by the nodes plus those on live wires (delivered or not).
+  void check(RunSummary& sum) {
+    Ledger::Count c;
+    for (const NodeState& n : nodes_) {
+      c.load += n.load;
+      for (const Item& it : n.items) c.items.push_back(it.id);
     }
+    for (std::size_t m = 0; m < wires_.size(); ++m) {
+      if (!wires_[m].live) continue;
+      c.load += wires_[m].msg.load;
+      if (wires_[m].msg.item_count > 0)
+        for (const Item& it : wire_items_[m]) c.items.push_back(it.id);
+    }
+    sum.final_total = c.load;
+    sum.max_conservation_error = std::max(sum.max_conservation_error, ledger_.check(std::move(c), integer_, "t = " + std::to_string(now_)));
   }
 
   void finish(RunResult& r, const std::string& reason, const LoadStats& st) {
     RunSummary& sum = r.summary;
     sum.stop_reason = reason;
-    sum.balanced = reason == "balanced";
+    sum.balanced = in_band_ == alive_;
     sum.final_imbalance = st.imbalance;
     sum.final_stddev = st.stddev;
     sum.final_spread = st.max - st.min;
-    sum.final_total = static_cast<double>(total_);
     sum.load_moved = moved_;
     sum.rounds = events_;
+    if (detected_) sum.detected_at = detected_at_;
     TimeMetrics tm;
     tm.time = now_;
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
-      const Node<L>& n = nodes_[i];
-      tm.avg_idle_time += n.idle + (n.real <= L{0} ? now_ - n.idle_since : 0.0);
+    for (NodeId i = 0; i < nodes_.size(); ++i) {
+      const NodeState& n = nodes_[i];
+      if (!n.alive) continue;
+      tm.avg_idle_time += n.idle_time + (n.idle ? now_ - n.idle_since : 0.0);
       tm.avg_convergence_time += n.band_entry;
       tm.max_convergence_time = std::max(tm.max_convergence_time, n.band_entry);
     }
-    tm.avg_idle_time /= g_.num_nodes();
-    tm.avg_convergence_time /= g_.num_nodes();
-    tm.data_transferred = total_ != L{0} ? moved_ / static_cast<double>(total_) : 0.0;
-    tm.control_messages = control_messages_;
-    tm.data_messages = data_messages_;
+    tm.avg_idle_time /= alive_;
+    tm.avg_convergence_time /= alive_;
+    tm.data_transferred = ledger_.total() != 0 ? moved_ / ledger_.total() : 0.0;
+    tm.control_messages = messages_[static_cast<std::size_t>(Channel::control)];
+    tm.data_messages = messages_[static_cast<std::size_t>(Channel::data)];
     tm.events = events_;
     sum.timing = tm;
     if (opt_.record_final_load)
-      for (const auto& n : nodes_) r.final_load.push_back(static_cast<double>(n.real));
+      for (const NodeState& n : nodes_)
+        if (n.alive) r.final_load.push_back(n.held());
   }
 
-  const Graph& g_;
-  const Policy& policy_;
+  static constexpr std::uint32_t handover_tag = 0xffffffffu;
+
+  const Program& program_;
   const Platform& platform_;
   const DesOptions& opt_;
-  std::vector<Node<L>> nodes_;
-  Links links_;
-  std::vector<double> known_;        // per slot: x_j^i, what i knows of j's load
-  std::vector<L> pending_;           // per slot: decided, not yet sent
-  std::vector<L> committed_;         // per slot: all load ever committed to the neighbour
-  std::vector<L> counted_;           // per slot: all load from the neighbour counted here
-  std::vector<double> last_flow_;    // per slot: sent in i's last balancing step
-  std::vector<double> memory_;
+  const bool integer_;
+  const bool overdraft_;
+  const std::vector<GraphChange>& changes_;
+  bool notify_[channel_count] = {};
+  std::vector<NodeState> nodes_;
   std::vector<Rng> rngs_;
-  std::vector<Message<L>> messages_;
-  std::vector<std::uint32_t> free_;  // recycled message indices
-  std::vector<NeighborState> scratch_;
-  std::vector<Slot> slot_of_;
-  std::vector<Transfer> transfers_;
-  std::vector<L> announce_;
+  std::vector<Wire> wires_;
+  std::vector<std::vector<Item>> wire_items_;  // items on wire m (only wires that carry some)
+  std::vector<std::uint32_t> free_;            // recycled wire indices
+  std::vector<Message> taken_;
+  std::vector<Item> taken_items_;
   EventQueue queue_;
-  double now_ = 0, mean_ = 0, sample_period_ = 0, moved_ = 0, moved_at_sample_ = 0;
-  L total_{0}, in_flight_{0};
-  NodeId in_band_ = 0;
-  std::uint64_t events_ = 0, control_messages_ = 0, data_messages_ = 0;
+  Ledger ledger_;
+  DesContext ctx_;
+  double now_ = 0, moved_ = 0, moved_at_sample_ = 0, detected_at_ = 0;
+  NodeId in_band_ = 0, alive_ = 0;
+  std::uint32_t next_change_ = 0;
+  bool detected_ = false;
+  std::uint64_t events_ = 0, carrying_sent_ = 0;
+  std::uint64_t messages_[channel_count] = {};
 };
+
+double DesContext::now() const { return run_.now(); }
+double DesContext::speed() const { return run_.speed(node_); }
+std::uint32_t DesContext::degree() const { return run_.degree(node_); }
+NeighborInfo DesContext::neighbor(Port port) const { return run_.neighbor(node_, port); }
+Rng& DesContext::rng() { return run_.rng(node_); }
+bool DesContext::integer_load() const { return run_.integer_load(); }
+double DesContext::load() const { return run_.load(node_); }
+std::span<const Item> DesContext::items() const { return run_.items(node_); }
+void DesContext::send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+                      const Cargo& cargo) {
+  run_.send(node_, to, channel, tag, value, bytes, cargo);
+}
+std::span<const Message> DesContext::take(Channel channel) { return run_.take(node_, channel); }
+std::span<const Item> DesContext::taken_items() const { return run_.taken_items(); }
+void DesContext::set_timer(double delay, std::uint32_t tag) { run_.set_timer(node_, delay, tag); }
+void DesContext::detected_termination() { run_.detected(node_); }
 
 }  // namespace
 
-RunResult run_des(const Topology& topo, const Policy& policy, LoadMode mode, const std::vector<double>& initial,
-                  const Platform& platform, const DesOptions& options) {
-  if (mode == LoadMode::integer) return DesRun<std::int64_t>(topo, policy, initial, platform, options).run();
-  return DesRun<double>(topo, policy, initial, platform, options).run();
+RunResult run_des(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial,
+                  const Platform& platform, const DesOptions& options, const EdgeColoring* coloring,
+                  const std::vector<GraphChange>& changes) {
+  if (!(options.sample_period > 0)) throw std::logic_error("des sample period must be > 0");
+  return DesRun(topo, program, mode, initial, platform, options, coloring, changes).run();
 }
 
 }  // namespace nnlb

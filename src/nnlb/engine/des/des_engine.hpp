@@ -1,20 +1,25 @@
 #pragma once
-// The built-in discrete-event engine (Couturier, Giersch & Hakem, sec. 6.1): simulated seconds;
-// nodes with speeds; links of the logical topology with latency and bandwidth, where a message
-// of s bytes takes latency + s / bandwidth and messages on one link and direction queue behind
-// each other. Each node runs three processes:
-//   receiver  - control and data messages land in two FIFOs;
-//   computing - takes the received load, sends the load the balancer decided to send, then
-//               computes for load * flops_per_unit / speed seconds (at least comp_min_period);
-//               with no load and nothing received it waits for data;
-//   balancing - reads control messages (neighbours' loads, virtual-load notices), runs the
-//               policy, sends a control message to every neighbour, waits lb_period.
-// With virtual load (sec. 6), a control message also announces the load its sender has just
-// committed to the receiver, and the receiver counts announced load as its own before it arrives.
+// The built-in discrete-event engine: a transport for node programs (agent/agent.hpp) in
+// simulated seconds. Nodes have speeds; links of the topology have latency and bandwidth: a
+// message of s bytes takes latency + s / bandwidth, and messages on one link and direction queue
+// behind each other (no contention model; SimGrid brings one). Events are ordered by (time,
+// insertion sequence), so a run is a pure function of its inputs.
+//
+// The engine holds each node's load and items and the messages on the wires, and checks at every
+// sample that load held plus load on the wires equals the initial total (exactly for integer
+// loads, to 1e-9 relative for real ones) and that every item identity is held or on a wire
+// exactly once: recounted from the nodes and the wires themselves, not from running totals.
+// Nodes may leave and join (`GraphChange`); a leaving node's load and items go to its neighbours.
+//
+// The metrics are those of Couturier, Giersch & Hakem sec. 7.2: idle time (holding no load),
+// each node's last entry into the band of `band` x mean around the mean, messages and load moved.
 #include <cstdint>
 #include <vector>
 
+#include "nnlb/agent/agent.hpp"
+#include "nnlb/engine/initial_state.hpp"
 #include "nnlb/engine/result.hpp"
+#include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/topology.hpp"
@@ -22,23 +27,40 @@
 
 namespace nnlb {
 
+// Network faults, for tests that prove the conservation check fires. Every k-th load-carrying
+// message (0: never) is lost, sent twice, or carries a slightly wrong amount.
+struct FaultInjection {
+  std::uint64_t drop_every = 0;
+  std::uint64_t duplicate_every = 0;
+  std::uint64_t corrupt_every = 0;
+};
+
+// A node leaves (handing its load and items to its neighbours first) or joins, linked to `peers`.
+// A joining node's id is a node that left before, or the next new id.
+struct GraphChange {
+  enum class Kind { leave, join } kind = Kind::leave;
+  double time = 0;
+  NodeId node = 0;
+  std::vector<NodeId> peers;  // join only
+};
+
 struct DesOptions {
-  double flops_per_unit = 1e5;     // computation per load unit and iteration
-  double bytes_per_unit = 1250;    // data message bytes per load unit
-  double control_bytes = 64;       // size of a control message
-  double lb_period = 1e-3;         // minimum period of the balancing process (s)
-  double comp_min_period = 1e-4;   // minimum period of the computing process (s)
-  bool virtual_load = false;
   double band = 0.01;              // balanced when every node is within band * mean of the mean
   double time_limit = 1e4;         // simulated seconds
-  double sample_period = 0;        // series and load-history sampling (s); 0: 1000 samples at most
+  double sample_period = 1e-2;     // series and load-history sampling (s), > 0
+  bool stop_when_balanced = true;  // the simulator's oracle: stop when every node is in the band
+  bool stop_on_detection = false;  // stop when a node reports detected termination
   bool record_series = true;       // every sample in the series (false: the first and last only)
   bool record_load_history = false;
   bool record_final_load = false;
   std::uint64_t seed = 1;
+  FaultInjection faults;
 };
 
-RunResult run_des(const Topology& topo, const Policy& policy, LoadMode mode, const std::vector<double>& initial,
-                  const Platform& platform, const DesOptions& options);
+// Runs `program` on every node of `topo` until a stop rule holds, the time limit, or no event
+// but the sampling is left ("quiet"). `coloring` is needed when the program asks for it.
+RunResult run_des(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial,
+                  const Platform& platform, const DesOptions& options, const EdgeColoring* coloring = nullptr,
+                  const std::vector<GraphChange>& changes = {});
 
 }  // namespace nnlb

@@ -27,6 +27,7 @@ class EventQueue {
     return e;
   }
   bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
   double next_time() const { return heap_.front().time; }
   std::uint64_t pushed() const { return next_seq_; }
 

@@ -49,7 +49,7 @@ class SyncRun {
     if (opt.invocation.kind == Invocation::Kind::threshold) active_.assign(g_.num_nodes(), 0);
     classes_per_round_ = matching_ && opt.de_sweep_is_one_step ? coloring_->num_colors : 1;
     rounds_per_sweep_ = matching_ && !opt.de_sweep_is_one_step ? coloring_->num_colors : 1;
-    cost_per_round_ = matching_ || opt.port == Port::all ? 1 : g_.max_degree();
+    cost_per_round_ = matching_ || opt.port == PortModel::all ? 1 : g_.max_degree();
   }
 
   RunResult run() {

@@ -17,7 +17,7 @@
 
 namespace nnlb {
 
-enum class Port { all, one };
+enum class PortModel { all, one };
 
 // Which nodes balance in a round (Xu et al. sec. 2: the set I(t)).
 struct Invocation {
@@ -41,7 +41,7 @@ struct StopRule {
 };
 
 struct SyncOptions {
-  Port port = Port::all;
+  PortModel port = PortModel::all;
   // Dimension exchange: each colour class costs one step (Xu's stated accounting), or a whole
   // sweep of all classes, done in sequence, counts as one step (the reading under which Xu's
   // Fig. 3 ordering appears; see docs/reproductions/xu1995.md).

@@ -1,0 +1,182 @@
+#include "nnlb/agent/async_balancer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+
+namespace {
+
+enum Timer : std::uint32_t { compute_timer, balance_timer };
+enum Tag : std::uint32_t { report_tag, load_tag };
+
+// A control message's fields.
+constexpr std::size_t announced_field = 0;  // virtual load committed to the receiver in this step
+constexpr std::size_t load_field = 1;       // the sender's decision load
+constexpr std::size_t counted_field = 2;    // all load from the receiver the sender has counted
+
+struct EdgeState {
+  double known = 0;      // x_j^i: the neighbour's load as this node knows it
+  double pending = 0;    // decided, not yet sent
+  double committed = 0;  // all load ever committed to the neighbour
+  double counted = 0;    // all load from the neighbour counted here
+  double last_flow = 0;  // sent in this node's last balancing step
+};
+
+class AsyncAgent final : public Agent {
+ public:
+  AsyncAgent(const Policy& policy, const AsyncBalancerOptions& opt) : policy_(policy), opt_(opt) {}
+
+  void start(Context& ctx) override {
+    edges_.assign(ctx.degree(), EdgeState{});
+    memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
+    // A node starts knowing its neighbours' initial loads (set-up knowledge).
+    for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = ctx.neighbor(p).initial_load;
+    ctx.set_timer(0, balance_timer);
+    ctx.set_timer(0, compute_timer);
+  }
+
+  void timer(Context& ctx, std::uint32_t tag) override {
+    if (tag == compute_timer) compute(ctx);
+    else balance(ctx);
+  }
+
+  void arrived(Context& ctx, Channel /*data*/) override {
+    if (!waiting_) return;
+    waiting_ = false;
+    ctx.set_timer(0, compute_timer);
+  }
+
+  void neighbor_added(Context& ctx, Port /*port*/) override {
+    edges_.push_back({});
+    memory_.resize(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
+  }
+
+  void neighbor_removed(Context& /*ctx*/, Port port) override {
+    // What was decided for it and not sent stays here.
+    pending_total_ -= edges_[port].pending;
+    edges_.erase(edges_.begin() + port);
+    const auto m = policy_.edge_memory();
+    memory_.erase(memory_.begin() + std::size_t{port} * m, memory_.begin() + std::size_t{port + 1} * m);
+  }
+
+ private:
+  // Computing process: take received load, send what the balancer decided, compute.
+  void compute(Context& ctx) {
+    waiting_ = false;
+    for (const Message& m : ctx.take(Channel::data)) {
+      if (opt_.virtual_load) announced_ -= m.load;
+      else if (m.port != no_port) edges_[m.port].counted += m.load;
+    }
+    double real = ctx.load();
+    for (Port p = 0; p < edges_.size(); ++p) {
+      EdgeState& e = edges_[p];
+      const double amount = std::min(e.pending, real);
+      if (amount <= 0) continue;
+      e.pending -= amount;
+      pending_total_ -= amount;
+      real -= amount;
+      ctx.send(p, Channel::data, load_tag, {}, amount * opt_.bytes_per_unit, {.load = amount});
+    }
+    if (real > 0) {
+      const double work = real * opt_.flops_per_unit / ctx.speed();
+      ctx.set_timer(std::max(work, opt_.comp_min_period), compute_timer);
+    } else {
+      waiting_ = true;  // woken by the next data message
+    }
+  }
+
+  // Balancing process: read control messages, decide, tell every neighbour.
+  void balance(Context& ctx) {
+    for (const Message& m : ctx.take(Channel::control)) {
+      if (m.port == no_port) continue;
+      EdgeState& e = edges_[m.port];
+      if (opt_.virtual_load) {
+        announced_ += m.value[announced_field];
+        e.counted += m.value[announced_field];
+      }
+      // The neighbour's load as it reported it, plus what this node committed to it that the
+      // report did not count yet (still pending here or in flight).
+      e.known = m.value[load_field] + (e.committed - m.value[counted_field]);
+    }
+    double load = ctx.load() - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
+    thread_local std::vector<NeighborState> view_neighbors;
+    thread_local std::vector<Port> port_of;
+    thread_local std::vector<Transfer> transfers;
+    thread_local std::vector<double> announce;
+    view_neighbors.clear();
+    port_of.clear();
+    const bool pairwise = policy_.pairing() == Pairing::matching;
+    const auto partner_color = pairwise ? static_cast<std::int32_t>(steps_ % opt_.colors) : -1;
+    for (Port p = 0; p < edges_.size(); ++p) {
+      const NeighborInfo info = ctx.neighbor(p);
+      if (pairwise && info.color != partner_color) continue;
+      NeighborState nb;
+      nb.id = info.id;
+      nb.degree = info.degree;
+      nb.load = edges_[p].known;
+      nb.speed = info.speed;
+      nb.last_flow = edges_[p].last_flow;
+      nb.memory = memory_.empty() ? nullptr : memory_.data() + std::size_t{p} * policy_.edge_memory();
+      view_neighbors.push_back(nb);
+      port_of.push_back(p);
+    }
+    LocalView view;
+    view.self = ctx.self();
+    view.degree = ctx.degree();
+    view.load = load;
+    view.speed = ctx.speed();
+    view.step = steps_++;
+    view.neighbors = view_neighbors;
+    view.rng = &ctx.rng();
+    transfers.clear();
+    if (!view_neighbors.empty()) policy_.decide(view, transfers);
+    announce.assign(edges_.size(), 0.0);
+    for (EdgeState& e : edges_) e.last_flow = 0;
+    for (const Transfer& t : transfers) {
+      double amount = ctx.integer_load() ? std::floor(t.amount) : t.amount;
+      amount = std::min(amount, load);
+      if (amount <= 0) continue;
+      const Port p = port_of[t.neighbor];
+      EdgeState& e = edges_[p];
+      e.pending += amount;
+      e.committed += amount;
+      pending_total_ += amount;
+      load -= amount;
+      e.known += amount;  // until the neighbour reports again
+      e.last_flow += amount;
+      announce[p] += amount;
+    }
+    for (Port p = 0; p < edges_.size(); ++p)
+      ctx.send(p, Channel::control, report_tag,
+               {opt_.virtual_load ? announce[p] : 0.0, load, edges_[p].counted}, opt_.control_bytes);
+    ctx.set_timer(opt_.lb_period, balance_timer);
+  }
+
+  const Policy& policy_;
+  const AsyncBalancerOptions& opt_;
+  std::vector<EdgeState> edges_;
+  std::vector<double> memory_;  // Policy::edge_memory() doubles per port
+  double pending_total_ = 0;    // decided, not yet sent
+  double announced_ = 0;        // virtual load announced to this node, not yet received
+  std::uint64_t steps_ = 0;     // balancing steps so far
+  bool waiting_ = false;        // the computing process waits for data
+};
+
+}  // namespace
+
+AsyncBalancer::AsyncBalancer(const Policy& policy, AsyncBalancerOptions options) : policy_(policy), opt_(options) {
+  if (policy.needs_net_flow())
+    throw InputError({}, "algorithm",
+                     "'" + policy.name() + "' needs the net flow of the previous synchronous step, which the asynchronous "
+                     "balancer does not have; run it with agent = \"rounds\"");
+  if (policy.pairing() == Pairing::matching && options.colors == 0)
+    throw InputError({}, "algorithm", "'" + policy.name() + "' pairs neighbours by an edge colouring, and none was given");
+}
+
+std::unique_ptr<Agent> AsyncBalancer::make_agent(NodeId /*node*/) const { return std::make_unique<AsyncAgent>(policy_, opt_); }
+
+}  // namespace nnlb

@@ -1,0 +1,51 @@
+#pragma once
+// The asynchronous balancing node program of Couturier, Giersch & Hakem sec. 6.1, running any
+// Policy unchanged. Each node runs
+//   computing - takes the received load, sends what the balancer decided (at most what it
+//               holds), computes for load * flops_per_unit / speed (at least comp_min_period),
+//               or waits for data when it holds none;
+//   balancing - reads the control messages that have arrived, builds the LocalView (its
+//               decision load and the known loads of its neighbours), runs the policy, sends a
+//               control message to every neighbour, sleeps lb_period.
+// The receiver process is the engine's mailbox: data arrivals wake a waiting computing process;
+// control messages are read when the balancing process takes them (no event each).
+//
+// Knowledge of a neighbour's load is its last report plus what this node committed to it that
+// the report had not counted yet (each control message carries the cumulative amount its sender
+// has counted from the receiver). Virtual load (sec. 6): a control message also announces the
+// load just committed to the receiver, which counts it as its own before it arrives.
+#include <cstdint>
+
+#include "nnlb/agent/agent.hpp"
+#include "nnlb/policy/policy.hpp"
+
+namespace nnlb {
+
+struct AsyncBalancerOptions {
+  double flops_per_unit = 1e5;    // computation per load unit and iteration
+  double bytes_per_unit = 1250;   // data message bytes per load unit
+  double control_bytes = 64;      // size of a control message
+  double lb_period = 1e-3;        // period of the balancing process (s)
+  double comp_min_period = 1e-4;  // minimum period of the computing process (s)
+  bool virtual_load = false;
+  // Dimension exchange: in its k-th step a node balances with the neighbour whose edge has
+  // colour k mod colors (NeighborInfo::color); nodes without such an edge skip the step.
+  std::uint32_t colors = 0;
+};
+
+class AsyncBalancer final : public Program {
+ public:
+  // Throws InputError when the policy needs what this program cannot give (SOS's net flow of a
+  // synchronous step; an edge colouring without `colors`).
+  AsyncBalancer(const Policy& policy, AsyncBalancerOptions options);
+  std::string name() const override { return "async"; }
+  std::unique_ptr<Agent> make_agent(NodeId node) const override;
+  bool notifies(Channel channel) const override { return channel == Channel::data; }
+  ProgramNeeds needs() const override { return {.edge_coloring = policy_.pairing() == Pairing::matching}; }
+
+ private:
+  const Policy& policy_;
+  AsyncBalancerOptions opt_;
+};
+
+}  // namespace nnlb

@@ -1,0 +1,76 @@
+#pragma once
+// The one interface between a node program (agent.hpp) and the engine that runs it. An engine
+// implements it for every node: the synchronous engine with rounds, the discrete-event engine
+// with simulated seconds and links, SimGrid and MPI with their own time and messages. A node
+// program that talks to its engine only through this interface runs unchanged on all of them.
+#include <cstdint>
+#include <span>
+
+#include "nnlb/agent/message.hpp"
+#include "nnlb/model/graph.hpp"
+#include "nnlb/util/rng.hpp"
+
+namespace nnlb {
+
+// What a node knows of a neighbour from set-up (no message needed).
+struct NeighborInfo {
+  NodeId id = 0;
+  std::uint32_t degree = 0;  // d(j): Boillat's alpha needs it
+  double speed = 1;          // C_j in flop/s
+  double latency = 0;        // of the link to it (s)
+  double bandwidth = 1;      // of the link to it (bytes/s)
+  // Colour of the edge in a proper edge colouring shared by all nodes (dimension exchange pairs
+  // by it); -1 when the engine was given none.
+  std::int32_t color = -1;
+  // Its load (divisible plus item weights) when the run started: set-up knowledge, as after one
+  // exchange of reports before the first step.
+  double initial_load = 0;
+};
+
+// What one send carries besides its fields. Items are named by their index in items(), taken
+// from the node when the message is sent.
+struct Cargo {
+  double load = 0;
+  std::span<const std::uint32_t> items{};
+};
+
+class Context {
+ public:
+  virtual ~Context() = default;
+
+  // --- who and when ---
+  virtual NodeId self() const = 0;
+  virtual double now() const = 0;          // simulated seconds, or the round number
+  virtual double speed() const = 0;        // C_i in flop/s
+  virtual std::uint32_t degree() const = 0;
+  virtual NeighborInfo neighbor(Port port) const = 0;
+  virtual Rng& rng() = 0;                  // this node's own random stream
+  virtual bool integer_load() const = 0;   // divisible load comes in whole units
+
+  // --- what the node holds ---
+  virtual double load() const = 0;                  // divisible load held
+  virtual std::span<const Item> items() const = 0;  // items held (order may change on send)
+
+  // --- messages ---
+  // Sends a message to a neighbour. `bytes` is its size on the wire (the engine adds the items'
+  // bytes); `cargo.load` (at most load()) and the named items leave this node now and reach
+  // the receiver when it takes the message. `tag`, `value` and the channel are the protocol's.
+  virtual void send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+                    const Cargo& cargo = {}) = 0;
+  // The messages of a channel that have arrived by now, oldest first, and hands their load and
+  // items to this node. The span is valid until the next call of take.
+  virtual std::span<const Message> take(Channel channel) = 0;
+  // Items of the messages last taken, in message order (message k's are the next item_count).
+  virtual std::span<const Item> taken_items() const = 0;
+
+  // --- time ---
+  // Calls Agent::timer(tag) after `delay` (>= 0; the synchronous engine rounds up to whole
+  // rounds, at least one).
+  virtual void set_timer(double delay, std::uint32_t tag) = 0;
+
+  // --- results ---
+  // This node has detected global termination (e.g. the root of a convergence-detection tree).
+  virtual void detected_termination() = 0;
+};
+
+}  // namespace nnlb

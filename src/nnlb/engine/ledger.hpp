@@ -1,0 +1,67 @@
+#pragma once
+// Conservation of load and items, shared by the engines. The ledger remembers what the run
+// started with; a check is handed a fresh recount (every node's holdings plus every message really
+// on a wire) and compares: integer loads exactly, real loads to 1e-9 relative, item identities as
+// a multiset (each initial identity held or in flight exactly once).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nnlb/engine/result.hpp"
+
+namespace nnlb {
+
+class Ledger {
+ public:
+  static constexpr double real_tolerance = 1e-9;
+
+  struct Count {
+    double load = 0;
+    std::vector<std::uint64_t> items;  // identities, any order
+  };
+
+  void add(double load) { total_ += load, abs_total_ += std::abs(load); }
+  void add_item(std::uint64_t id) { items_.push_back(id), sorted_ = false; }
+  double total() const { return total_; }
+
+  // Throws ConservationError naming `where` if the recount differs; returns the relative error
+  // of the load (0 in integer mode).
+  double check(Count count, bool integer, const std::string& where) {
+    double err = 0;
+    if (integer) {
+      if (count.load != total_)
+        throw ConservationError("integer load not conserved at " + where + ": " + whole(count.load) + " held or in flight, " +
+                                whole(total_) + " at the start");
+    } else {
+      err = std::abs(count.load - total_) / std::max(abs_total_, 1e-300);
+      if (!(err <= real_tolerance))
+        throw ConservationError("load not conserved at " + where + ": relative error " + std::to_string(err));
+    }
+    if (!items_.empty() || !count.items.empty()) check_items(std::move(count.items), where);
+    return err;
+  }
+
+ private:
+  static std::string whole(double x) { return std::to_string(static_cast<long long>(x)); }
+
+  void check_items(std::vector<std::uint64_t> found, const std::string& where) {
+    if (!sorted_) std::sort(items_.begin(), items_.end()), sorted_ = true;
+    std::sort(found.begin(), found.end());
+    if (found == items_) return;
+    const auto dup = std::adjacent_find(found.begin(), found.end());
+    if (dup != found.end())
+      throw ConservationError("item " + std::to_string(*dup) + " held or in flight twice at " + where);
+    std::vector<std::uint64_t> diff;
+    std::set_symmetric_difference(items_.begin(), items_.end(), found.begin(), found.end(), std::back_inserter(diff));
+    throw ConservationError("item " + std::to_string(diff.front()) +
+                            (std::binary_search(items_.begin(), items_.end(), diff.front()) ? " lost" : " appeared") + " at " + where);
+  }
+
+  double total_ = 0, abs_total_ = 0;
+  std::vector<std::uint64_t> items_;
+  bool sorted_ = true;
+};
+
+}  // namespace nnlb

@@ -1,0 +1,324 @@
+#include "nnlb/engine/sync/rounds_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "nnlb/engine/holdings.hpp"
+#include "nnlb/engine/ledger.hpp"
+#include "nnlb/metrics/load_stats.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/parallel.hpp"
+
+namespace nnlb {
+
+namespace {
+
+struct Posted {
+  Message msg;
+  NodeId to = 0;
+  std::vector<Item> items;
+};
+
+struct Timer {
+  std::uint64_t round;
+  std::uint32_t tag;
+};
+
+struct RoundNode : Holdings {
+  std::unique_ptr<Agent> agent;
+  std::vector<Posted> inbox[channel_count];  // arrived, not yet taken
+  std::vector<Timer> timers;                 // in the order they were set
+  std::uint32_t fresh[channel_count] = {};   // arrived this round: Agent::arrived still to call
+};
+
+class RoundsRun;
+
+class RoundsContext final : public Context {
+ public:
+  RoundsContext(RoundsRun& run, std::vector<Posted>& outbox) : run_(run), outbox_(outbox) {}
+  void bind(NodeId node) { node_ = node; }
+  NodeId self() const override { return node_; }
+  double now() const override;
+  double speed() const override;
+  std::uint32_t degree() const override;
+  NeighborInfo neighbor(Port port) const override;
+  Rng& rng() override;
+  bool integer_load() const override;
+  double load() const override;
+  std::span<const Item> items() const override;
+  void send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            const Cargo& cargo) override;
+  std::span<const Message> take(Channel channel) override;
+  std::span<const Item> taken_items() const override { return taken_items_; }
+  void set_timer(double delay, std::uint32_t tag) override;
+  void detected_termination() override;
+
+ private:
+  RoundsRun& run_;
+  std::vector<Posted>& outbox_;
+  NodeId node_ = 0;
+  std::vector<Message> taken_;
+  std::vector<Item> taken_items_;
+};
+
+class RoundsRun {
+ public:
+  RoundsRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
+            const RoundsOptions& opt, const EdgeColoring* coloring)
+      : g_(topo.graph), program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
+        overdraft_(program.needs().overdraft), nodes_(g_.num_nodes()), initial_(g_.num_nodes()) {
+    if (program.needs().edge_coloring && (coloring == nullptr || coloring->slot_color.size() != g_.num_slots()))
+      throw InputError({}, "algorithm", "program '" + program.name() + "' needs an edge colouring");
+    if (coloring != nullptr && coloring->slot_color.size() == g_.num_slots()) colors_ = &coloring->slot_color;
+    for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
+      RoundNode& n = nodes_[i];
+      n.load = initial.load[i];
+      if (!initial.items.empty())
+        for (const Item& it : initial.items[i]) n.add(it), ledger_.add_item(it.id);
+      ledger_.add(n.load);
+      initial_[i] = n.held();
+      rngs_.emplace_back(opt.seed, i);
+    }
+    const std::size_t blocks = block_count(g_.num_nodes());
+    outboxes_.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) contexts_.push_back(std::make_unique<RoundsContext>(*this, outboxes_[b]));
+  }
+
+  RunResult run() {
+    RunResult r;
+    each_node([&](NodeId i, RoundsContext& ctx) {
+      nodes_[i].agent = program_.make_agent(i);
+      ctx.bind(i);
+      nodes_[i].agent->start(ctx);
+    });
+    LoadStats st = sample(r, true);
+    r.summary.initial_total = ledger_.total();
+    r.summary.initial_imbalance = st.imbalance;
+    std::string reason = "steps";
+    while (true) {
+      if (opt_.imbalance && st.imbalance <= *opt_.imbalance) {
+        reason = "imbalance";
+        break;
+      }
+      if (opt_.stop_when_balanced && in_band(st)) {
+        reason = "balanced";
+        break;
+      }
+      if (opt_.stop_on_detection && detected_at_) {
+        reason = "detected";
+        break;
+      }
+      if (quiet()) {
+        reason = "quiet";
+        break;
+      }
+      if (round_ >= opt_.max_rounds) break;
+      ++round_;
+      deliver();
+      each_node([&](NodeId i, RoundsContext& ctx) { act(i, ctx); });
+      st = sample(r, opt_.series_every > 0 && round_ % opt_.series_every == 0);
+    }
+    if (r.series.back().round != round_) sample(r, true);
+    RunSummary& sum = r.summary;
+    sum.stop_reason = reason;
+    sum.balanced = reason == "imbalance" || reason == "balanced";
+    if (sum.balanced) sum.steps_to_balance = round_;
+    sum.rounds = sum.steps = round_;
+    sum.final_imbalance = st.imbalance;
+    sum.final_stddev = st.stddev;
+    sum.final_spread = st.max - st.min;
+    sum.load_moved = moved();
+    sum.detected_at = detected_at_;
+    if (opt_.record_final_load)
+      for (const RoundNode& n : nodes_) r.final_load.push_back(n.held());
+    return r;
+  }
+
+  // --- the Context of a bound node ---
+  double now() const { return static_cast<double>(round_); }
+  double speed(NodeId i) const { return platform_.node_speed(i); }
+  std::uint32_t degree(NodeId i) const { return g_.degree(i); }
+  NeighborInfo neighbor(NodeId i, Port p) const {
+    if (p >= g_.degree(i)) throw std::logic_error("port " + std::to_string(p) + " of node " + std::to_string(i));
+    const Slot s = g_.first_slot(i) + p;
+    const NodeId j = g_.target(s);
+    return {j, g_.degree(j), platform_.node_speed(j), platform_.link_latency(s), platform_.link_bandwidth(s),
+            colors_ ? static_cast<std::int32_t>((*colors_)[s]) : -1, initial_[j]};
+  }
+  Rng& rng(NodeId i) { return rngs_[i]; }
+  bool integer_load() const { return integer_; }
+  const RoundNode& node(NodeId i) const { return nodes_[i]; }
+
+  void send(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, const Cargo& cargo,
+            std::vector<Posted>& outbox) {
+    RoundNode& n = nodes_[i];
+    if (p >= g_.degree(i)) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
+    if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
+      throw std::logic_error("node " + std::to_string(i) + " sends load it does not hold");
+    const Slot s = g_.first_slot(i) + p;
+    Posted post;
+    post.to = g_.target(s);
+    post.msg.port = static_cast<Port>(g_.reverse(s) - g_.first_slot(post.to));
+    post.msg.from = i;
+    post.msg.channel = channel;
+    post.msg.tag = tag;
+    post.msg.load = cargo.load;
+    post.msg.value = value;
+    n.load -= cargo.load;
+    if (!cargo.items.empty()) post.items = n.extract(cargo.items);
+    post.msg.item_count = static_cast<std::uint32_t>(post.items.size());
+    outbox.push_back(std::move(post));
+  }
+
+  std::span<const Message> take(NodeId i, Channel channel, std::vector<Message>& taken, std::vector<Item>& items) {
+    RoundNode& n = nodes_[i];
+    taken.clear();
+    items.clear();
+    for (Posted& p : n.inbox[static_cast<std::size_t>(channel)]) {
+      n.load += p.msg.load;
+      for (const Item& it : p.items) n.add(it), items.push_back(it);
+      taken.push_back(p.msg);
+    }
+    n.inbox[static_cast<std::size_t>(channel)].clear();
+    return taken;
+  }
+
+  void set_timer(NodeId i, double delay, std::uint32_t tag) {
+    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
+    const auto rounds = static_cast<std::uint64_t>(std::max(1.0, std::ceil(delay)));
+    nodes_[i].timers.push_back({round_ + rounds, tag});
+  }
+
+  void detected() {
+    std::lock_guard lock(detect_mutex_);
+    if (!detected_at_) detected_at_ = static_cast<double>(round_);
+  }
+
+ private:
+  template <class F>
+  void each_node(F&& f) {
+    for_each_block(nodes_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
+      for (std::size_t i = b; i < e; ++i) f(static_cast<NodeId>(i), *contexts_[blk]);
+    });
+  }
+
+  // Moves last round's messages into their receivers' inboxes, in sender order.
+  void deliver() {
+    for (auto& box : outboxes_) {
+      for (Posted& p : box) {
+        const auto c = static_cast<std::size_t>(p.msg.channel);
+        moved_ += p.msg.load;
+        for (const Item& it : p.items) moved_ += it.weight;
+        ++messages_[c];
+        ++nodes_[p.to].fresh[c];
+        nodes_[p.to].inbox[c].push_back(std::move(p));
+      }
+      box.clear();
+    }
+  }
+
+  // A node's round: arrivals it asked to hear of, then its due timers.
+  void act(NodeId i, RoundsContext& ctx) {
+    RoundNode& n = nodes_[i];
+    ctx.bind(i);
+    for (std::size_t c = 0; c < channel_count; ++c) {
+      const std::uint32_t fresh = n.fresh[c];
+      n.fresh[c] = 0;
+      if (notify_[c])
+        for (std::uint32_t k = 0; k < fresh; ++k) n.agent->arrived(ctx, static_cast<Channel>(c));
+    }
+    if (n.timers.empty()) return;
+    std::vector<Timer> due;
+    std::erase_if(n.timers, [&](const Timer& t) { return t.round <= round_ && (due.push_back(t), true); });
+    for (const Timer& t : due) n.agent->timer(ctx, t.tag);
+  }
+
+  // Every node within band * mean of the mean (the discrete-event engine's oracle).
+  bool in_band(const LoadStats& st) const { return st.max - st.mean <= opt_.band * st.mean && st.mean - st.min <= opt_.band * st.mean; }
+
+  bool quiet() const {
+    for (const auto& box : outboxes_)
+      if (!box.empty()) return false;
+    for (const RoundNode& n : nodes_)
+      if (!n.timers.empty()) return false;
+    return true;
+  }
+
+  double moved() const { return moved_; }
+
+  LoadStats sample(RunResult& r, bool keep) {
+    std::vector<double> w(nodes_.size());
+    Ledger::Count c;
+    for (NodeId i = 0; i < nodes_.size(); ++i) {
+      const RoundNode& n = nodes_[i];
+      w[i] = n.held();
+      c.load += n.load;
+      for (const Item& it : n.items) c.items.push_back(it.id);
+      for (const auto& box : n.inbox)
+        for (const Posted& p : box) count(p, c);
+    }
+    for (const auto& box : outboxes_)
+      for (const Posted& p : box) count(p, c);
+    r.summary.final_total = c.load;
+    r.summary.max_conservation_error =
+        std::max(r.summary.max_conservation_error, ledger_.check(std::move(c), integer_, "round " + std::to_string(round_)));
+    const LoadStats st = load_stats<double>(w);
+    if (keep) r.series.push_back({round_, round_, 0.0, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
+    if (keep) moved_at_sample_ = moved_;
+    return st;
+  }
+
+  static void count(const Posted& p, Ledger::Count& c) {
+    c.load += p.msg.load;
+    for (const Item& it : p.items) c.items.push_back(it.id);
+  }
+
+  const Graph& g_;
+  const Program& program_;
+  const Platform& platform_;
+  const RoundsOptions& opt_;
+  const bool integer_;
+  const bool overdraft_;
+  bool notify_[channel_count] = {};
+  const std::vector<std::uint16_t>* colors_ = nullptr;
+  std::vector<RoundNode> nodes_;
+  std::vector<double> initial_;
+  std::vector<Rng> rngs_;
+  std::vector<std::vector<Posted>> outboxes_;  // per block of nodes: sent this round
+  std::vector<std::unique_ptr<RoundsContext>> contexts_;
+  Ledger ledger_;
+  std::mutex detect_mutex_;
+  std::optional<double> detected_at_;
+  std::uint64_t round_ = 0;
+  double moved_ = 0, moved_at_sample_ = 0;
+  std::uint64_t messages_[channel_count] = {};
+};
+
+double RoundsContext::now() const { return run_.now(); }
+double RoundsContext::speed() const { return run_.speed(node_); }
+std::uint32_t RoundsContext::degree() const { return run_.degree(node_); }
+NeighborInfo RoundsContext::neighbor(Port port) const { return run_.neighbor(node_, port); }
+Rng& RoundsContext::rng() { return run_.rng(node_); }
+bool RoundsContext::integer_load() const { return run_.integer_load(); }
+double RoundsContext::load() const { return run_.node(node_).load; }
+std::span<const Item> RoundsContext::items() const { return run_.node(node_).items; }
+void RoundsContext::send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double /*bytes*/,
+                         const Cargo& cargo) {
+  run_.send(node_, to, channel, tag, value, cargo, outbox_);
+}
+std::span<const Message> RoundsContext::take(Channel channel) { return run_.take(node_, channel, taken_, taken_items_); }
+void RoundsContext::set_timer(double delay, std::uint32_t tag) { run_.set_timer(node_, delay, tag); }
+void RoundsContext::detected_termination() { run_.detected(); }
+
+}  // namespace
+
+RunResult run_rounds(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial,
+                     const Platform& platform, const RoundsOptions& options, const EdgeColoring* coloring) {
+  return RoundsRun(topo, program, mode, initial, platform, options, coloring).run();
+}
+
+}  // namespace nnlb

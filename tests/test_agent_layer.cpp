@@ -1,0 +1,377 @@
+// The node-program (agent) layer: one program, every engine. A message protocol written once
+// runs on the rounds engine and the discrete-event engine; items keep their identities; nodes
+// leave and join; conservation checks fire on a faulty network; the balancing programs give the
+// synchronous engine's loads; and every accepted policy x engine pair honours one contract.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+
+#include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/agent/round_balancer.hpp"
+#include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/sync/rounds_engine.hpp"
+#include "nnlb/engine/sync/sync_engine.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/policy/registry.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/parallel.hpp"
+
+namespace nnlb {
+namespace {
+
+const Platform platform{{1e9}, {5e-5}, {1.25e8}};
+
+// --- the engines, behind one call -------------------------------------------------------------
+
+// `until_balanced`: the simulator's oracle stops the run once the load is balanced (a balancing
+// program never stops by itself); otherwise the run goes on until the program falls quiet or
+// the limit (200 simulated seconds, 4000 rounds).
+struct DesEngine {
+  static constexpr const char* name = "des";
+  static RunResult run(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
+                       const EdgeColoring* coloring = nullptr, bool until_balanced = false) {
+    DesOptions o;
+    o.time_limit = 200;
+    o.record_final_load = true;
+    o.stop_when_balanced = until_balanced;
+    return run_des(t, p, mode, init, platform, o, coloring);
+  }
+};
+
+struct RoundsEngine {
+  static constexpr const char* name = "rounds";
+  static RunResult run(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
+                       const EdgeColoring* coloring = nullptr, bool until_balanced = false) {
+    RoundsOptions o;
+    o.max_rounds = 4000;
+    o.record_final_load = true;
+    o.stop_when_balanced = until_balanced;
+    return run_rounds(t, p, mode, init, platform, o, coloring);
+  }
+};
+
+template <class E>
+class EveryEngine : public ::testing::Test {};
+using Engines = ::testing::Types<DesEngine, RoundsEngine>;
+TYPED_TEST_SUITE(EveryEngine, Engines);
+
+InitialState loads(std::vector<double> w) { return {std::move(w), {}}; }
+
+// make_topology's specs, plus "single": one node and no edge.
+Topology topology(const std::string& spec) {
+  if (spec != "single") return make_topology(spec, 1);
+  Topology t;
+  t.spec = spec;
+  t.graph = Graph::from_edges(1, {});
+  return t;
+}
+
+// --- a protocol written once: Chang's echo algorithm ------------------------------------------
+// Node 0 floods an explore message; a node's first explore names its parent; once a node has
+// heard from every neighbour it echoes the sum of its subtree's loads to its parent. The
+// initiator then knows the global total and reports termination.
+
+enum EchoTag : std::uint32_t { explore, echo };
+
+struct EchoResult {
+  double total = -1;
+  int echoes = 0;
+};
+
+class EchoAgent final : public Agent {
+ public:
+  explicit EchoAgent(EchoResult* result) : result_(result) {}
+  void start(Context& ctx) override {
+    if (result_ == nullptr) return;  // not the initiator
+    for (Port p = 0; p < ctx.degree(); ++p) ctx.send(p, Channel::control, explore, {}, 16);
+    if (ctx.degree() == 0) finish(ctx);
+  }
+  void arrived(Context& ctx, Channel) override {
+    for (const Message& m : ctx.take(Channel::control)) {
+      ++heard_;
+      if (m.tag == echo) sum_ += m.value[0];
+      if (m.tag == explore && parent_ == no_port && result_ == nullptr) {
+        parent_ = m.port;
+        for (Port p = 0; p < ctx.degree(); ++p)
+          if (p != parent_) ctx.send(p, Channel::control, explore, {}, 16);
+      }
+    }
+    if (heard_ < ctx.degree() || done_) return;
+    done_ = true;
+    if (result_ != nullptr) finish(ctx);
+    else ctx.send(parent_, Channel::control, echo, {sum_ + ctx.load()}, 16);
+  }
+
+ private:
+  void finish(Context& ctx) {
+    result_->total = sum_ + ctx.load();
+    ++result_->echoes;
+    ctx.detected_termination();
+  }
+  EchoResult* result_;
+  Port parent_ = no_port;
+  std::uint32_t heard_ = 0;
+  double sum_ = 0;
+  bool done_ = false;  // echoed, or finished at the initiator
+};
+
+class Echo final : public Program {
+ public:
+  std::string name() const override { return "echo"; }
+  std::unique_ptr<Agent> make_agent(NodeId node) const override {
+    return std::make_unique<EchoAgent>(node == 0 ? &result : nullptr);
+  }
+  mutable EchoResult result;
+};
+
+TYPED_TEST(EveryEngine, EchoProtocolComputesTheTotalOnce) {
+  for (const char* spec : {"single", "line:2", "ring:7", "star:6", "complete:5", "torus:5x4", "hypercube:4"}) {
+    const Topology t = topology(spec);
+    const NodeId n = t.graph.num_nodes();
+    std::vector<double> w(n);
+    std::iota(w.begin(), w.end(), 1.0);
+    Echo program;
+    const RunResult r = TypeParam::run(t, program, LoadMode::real, loads(w));
+    EXPECT_EQ(program.result.total, n * (n + 1) / 2.0) << spec;
+    EXPECT_EQ(program.result.echoes, 1) << spec;
+    ASSERT_TRUE(r.summary.detected_at.has_value()) << spec;
+  }
+}
+
+TEST(AgentLayer, EchoTakesOneRoundTripPerTreeLevelInRounds) {
+  // On a line of 6 from one end: 5 rounds out, 5 back.
+  Echo program;
+  const RunResult r = RoundsEngine::run(make_topology("line:6", 1), program, LoadMode::real, loads(std::vector<double>(6, 1)));
+  EXPECT_EQ(*r.summary.detected_at, 10.0);
+}
+
+// --- items: random moves keep every identity exactly once --------------------------------------
+
+class RandomMover final : public Program {
+  class MoverAgent final : public Agent {
+   public:
+    void start(Context& ctx) override { ctx.set_timer(0.01, 0); }
+    // Moves a random half of its items and half of its load to a random neighbour every tick;
+    // the last ten ticks only take what arrives.
+    void timer(Context& ctx, std::uint32_t) override {
+      ctx.take(Channel::data);
+      if (ticks_ < 30 && ctx.degree() > 0 && !ctx.items().empty()) {
+        std::vector<std::uint32_t> pick;
+        for (std::uint32_t k = 0; k < ctx.items().size(); ++k)
+          if (ctx.rng().uniform() < 0.5) pick.push_back(k);
+        const double share = ctx.integer_load() ? std::floor(ctx.load() / 2) : ctx.load() / 2;
+        ctx.send(static_cast<Port>(ctx.rng().below(ctx.degree())), Channel::data, 0, {}, 100, {.load = share, .items = pick});
+      }
+      if (++ticks_ < 40) ctx.set_timer(0.01, 0);
+    }
+    void arrived(Context&, Channel) override {}
+
+   private:
+    int ticks_ = 0;
+  };
+
+ public:
+  std::string name() const override { return "random-mover"; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override { return std::make_unique<MoverAgent>(); }
+  bool notifies(Channel) const override { return false; }
+  ProgramNeeds needs() const override { return {.items = true}; }
+};
+
+InitialState with_items(NodeId n, std::uint64_t per_node) {
+  InitialState s{std::vector<double>(n, 64.0), std::vector<std::vector<Item>>(n)};
+  std::uint64_t id = 1000;
+  for (NodeId i = 0; i < n; ++i)
+    for (std::uint64_t k = 0; k < per_node; ++k) s.items[i].push_back({id++, 1.0 + static_cast<double>(k), 10});
+  return s;
+}
+
+TYPED_TEST(EveryEngine, RandomItemMovesConserveIdentitiesAndLoad) {
+  const Topology t = make_topology("torus:4x4", 1);
+  const InitialState init = with_items(16, 5);
+  const RunResult r = TypeParam::run(t, RandomMover{}, LoadMode::integer, init);  // checks at every sample
+  const double item_weight = 16 * (1 + 2 + 3 + 4 + 5);
+  EXPECT_EQ(r.summary.final_total, 16 * 64.0);
+  EXPECT_EQ(std::accumulate(r.final_load.begin(), r.final_load.end(), 0.0), 16 * 64.0 + item_weight);
+  EXPECT_GT(r.summary.load_moved, 0);
+}
+
+// --- the checks fire on a faulty network --------------------------------------------------------
+
+TEST(AgentLayer, ConservationCheckCatchesLostDuplicatedAndCorruptedMessages) {
+  const Topology t = make_topology("torus:4x4", 1);
+  PolicySpec spec;
+  spec.algorithm = "best-effort";
+  const BuiltPolicy built = make_policy(spec, t);
+  const AsyncBalancer program(*built.policy, {});
+  const auto w0 = make_initial_load("random-total:16000", 16, LoadMode::real, 3);
+  for (int fault = 0; fault < 3; ++fault) {
+    DesOptions o;
+    o.time_limit = 1;
+    o.stop_when_balanced = false;
+    (fault == 0 ? o.faults.drop_every : fault == 1 ? o.faults.duplicate_every : o.faults.corrupt_every) = 7;
+    EXPECT_THROW(run_des(t, program, LoadMode::real, {w0, {}}, platform, o), ConservationError) << "fault " << fault;
+  }
+  DesOptions clean;
+  clean.time_limit = 1;
+  EXPECT_NO_THROW(run_des(t, program, LoadMode::real, {w0, {}}, platform, clean));
+}
+
+TEST(AgentLayer, ItemCheckCatchesALostItem) {
+  DesOptions o;
+  o.time_limit = 1;
+  o.stop_when_balanced = false;
+  o.faults.drop_every = 3;
+  try {
+    run_des(make_topology("ring:6", 1), RandomMover{}, LoadMode::integer, {std::vector<double>(6, 0.0), with_items(6, 4).items},
+            platform, o);
+    FAIL() << "a dropped message went unnoticed";
+  } catch (const ConservationError& e) {
+    EXPECT_NE(std::string(e.what()).find("lost"), std::string::npos) << e.what();
+  }
+}
+
+// --- nodes leave and join (des) --------------------------------------------------------------------
+
+TEST(AgentLayer, LeavingNodeHandsOverLoadAndItemsAndTheRestBalances) {
+  const Topology t = make_topology("torus:4x4", 1);
+  PolicySpec spec;
+  spec.algorithm = "best-effort";
+  const BuiltPolicy built = make_policy(spec, t);
+  const AsyncBalancer program(*built.policy, {});
+  InitialState init = with_items(16, 3);
+  init.load.assign(16, 0.0);
+  init.load[5] = 16000;
+  const std::vector<GraphChange> changes = {{GraphChange::Kind::leave, 0.05, 5, {}},
+                                            {GraphChange::Kind::leave, 0.2, 6, {}},
+                                            {GraphChange::Kind::join, 0.3, 16, {0, 1, 2}}};
+  DesOptions o;
+  o.record_final_load = true;
+  o.time_limit = 100;
+  const RunResult r = run_des(t, program, LoadMode::real, init, platform, o, nullptr, changes);
+  EXPECT_EQ(r.summary.stop_reason, "balanced");
+  EXPECT_EQ(r.final_load.size(), 15u);  // 16 - 2 + 1 nodes
+  const double items = 16 * (1 + 2 + 3);
+  EXPECT_NEAR(r.summary.final_total, 16000, 1e-6);  // held and in flight, recounted (items by identity)
+  EXPECT_GT(std::accumulate(r.final_load.begin(), r.final_load.end(), 0.0), items);
+}
+
+TEST(AgentLayer, BadGraphChangesAreInputErrors) {
+  const Topology t = make_topology("line:3", 1);
+  Echo program;
+  DesOptions o;
+  o.stop_when_balanced = false;
+  o.time_limit = 1;
+  EXPECT_THROW(run_des(t, program, LoadMode::real, loads({1, 1, 1}), platform, o, nullptr, {{GraphChange::Kind::leave, 0.1, 7, {}}}),
+               InputError);
+  EXPECT_THROW(run_des(t, program, LoadMode::real, loads({1, 1, 1}), platform, o, nullptr, {{GraphChange::Kind::join, 0.1, 1, {0}}}),
+               InputError);
+}
+
+// --- the balancing programs -------------------------------------------------------------------------
+
+BuiltPolicy policy(const std::string& algorithm, const Topology& t) {
+  PolicySpec spec;
+  spec.algorithm = algorithm;
+  return make_policy(spec, t);
+}
+
+TEST(AgentLayer, RoundBalancerGivesTheSynchronousEnginesLoads) {
+  // Xu's synchronous steps as messages equal the engine's direct per-node path and its fused
+  // kernels: exactly in integer mode, to rounding in real mode (the sums run in another order).
+  for (const char* algorithm : {"fos", "sos", "ade", "ode"})
+    for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
+      const Topology t = make_topology("mesh:6x5", 1);
+      const BuiltPolicy built = policy(algorithm, t);
+      const EdgeColoring coloring = edge_coloring_for(t);
+      const auto w0 = make_initial_load("uniform:0,1000", 30, mode, 4);
+      const std::uint64_t steps = 37;
+      RoundBalancerOptions ro;
+      ro.steps = steps;
+      ro.colors = coloring.num_colors;
+      const RoundBalancer program(*built.policy, ro);
+      const RunResult agent = RoundsEngine::run(t, program, mode, loads(w0), &coloring);
+      EXPECT_EQ(agent.summary.rounds, 2 * steps);
+      for (bool fused : {false, true}) {
+        SyncOptions so;
+        so.stop.max_steps = steps;
+        so.allow_fused = fused;
+        so.record_final_load = true;
+        const RunResult direct = run_sync(t, *built.policy, &coloring, mode, w0, platform, so);
+        ASSERT_EQ(direct.final_load.size(), agent.final_load.size());
+        for (std::size_t i = 0; i < direct.final_load.size(); ++i) {
+          if (mode == LoadMode::integer) EXPECT_EQ(agent.final_load[i], direct.final_load[i]) << algorithm << " node " << i;
+          else EXPECT_NEAR(agent.final_load[i], direct.final_load[i], 1e-9 * 1000) << algorithm << " node " << i;
+        }
+      }
+    }
+}
+
+TEST(AgentLayer, AsyncBalancerRefusesWhatItCannotGive) {
+  const Topology t = make_topology("ring:8", 1);
+  EXPECT_THROW(AsyncBalancer(*policy("sos", t).policy, {}), InputError);           // no synchronous net flow
+  EXPECT_THROW(AsyncBalancer(*policy("ade", t).policy, {.colors = 0}), InputError);  // no colouring
+  EXPECT_THROW(RoundBalancer(*policy("ode", t).policy, {}), InputError);
+  Echo echo;
+  EXPECT_NO_THROW(DesEngine::run(t, echo, LoadMode::real, loads(std::vector<double>(8, 1))));
+}
+
+// --- the contract: every accepted policy x program x engine ----------------------------------------
+
+struct Pair {
+  std::string algorithm;
+  bool async;  // AsyncBalancer, else RoundBalancer
+};
+
+std::unique_ptr<Program> program_for(const Pair& p, const Policy& pol, std::uint32_t colors) {
+  if (p.async) return std::make_unique<AsyncBalancer>(pol, AsyncBalancerOptions{.colors = colors});
+  return std::make_unique<RoundBalancer>(pol, RoundBalancerOptions{.colors = colors});
+}
+
+std::vector<Pair> accepted_pairs() {
+  std::vector<Pair> pairs;
+  for (const char* a : {"fos", "ade", "best-effort", "naive"}) pairs.push_back({a, true});
+  for (const char* a : {"fos", "sos", "ade", "best-effort", "naive"}) pairs.push_back({a, false});
+  return pairs;
+}
+
+TYPED_TEST(EveryEngine, ContractConservesConvergesAndRepeats) {
+  for (const char* spec : {"single", "line:2", "line:3", "star:7", "complete:6"})
+    for (const Pair& pair : accepted_pairs())
+      for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
+        const Topology t = topology(spec);
+        const NodeId n = t.graph.num_nodes();
+        const BuiltPolicy built = policy(pair.algorithm, t);
+        const EdgeColoring coloring = edge_coloring_for(t);
+        const auto program = program_for(pair, *built.policy, std::max<std::uint32_t>(coloring.num_colors, 1));
+        std::vector<double> w(n, 0.0);
+        w[0] = 1000.0 * n;
+        const std::string what = std::string(TypeParam::name) + " " + spec + " " + pair.algorithm + (pair.async ? " async" : " rounds") +
+                                 (mode == LoadMode::integer ? " integer" : " real");
+        RunResult a, b;
+        ASSERT_NO_THROW(a = TypeParam::run(t, *program, mode, loads(w), &coloring, true)) << what;
+        b = TypeParam::run(t, *program, mode, loads(w), &coloring, true);
+        EXPECT_EQ(a.final_load, b.final_load) << what;
+        EXPECT_NEAR(a.summary.final_total, 1000.0 * n, 1e-9 * 1000 * n) << what;
+        EXPECT_TRUE(a.summary.balanced) << what;  // every node within 1 % of the mean
+      }
+}
+
+TEST(AgentLayer, RoundsEngineResultDoesNotDependOnTheThreadCount) {
+  const Topology t = make_topology("torus:90x90", 1);  // two blocks of nodes
+  const BuiltPolicy built = policy("best-effort", t);
+  const RoundBalancer program(*built.policy, {.steps = 6});
+  const auto w0 = make_initial_load("uniform:0,1000", t.graph.num_nodes(), LoadMode::real, 2);
+  std::vector<RunResult> results;
+  for (int threads : {1, 2, 3}) {
+    set_thread_count(threads);
+    results.push_back(RoundsEngine::run(t, program, LoadMode::real, loads(w0)));
+  }
+  set_thread_count(0);
+  EXPECT_EQ(results[0].final_load, results[1].final_load);
+  EXPECT_EQ(results[0].final_load, results[2].final_load);
+  EXPECT_NE(results[0].final_load, w0);
+}
+
+}  // namespace
+}  // namespace nnlb
