@@ -174,7 +174,7 @@ TEST(SyncEngine, GridStencilGivesTheCsrPathsLoadsBitForBit) {
   // 4096-node blocks that split a row; torus:3x3 has a single interior node.
   for (const char* spec : {"torus:12x9", "mesh:7x11", "torus:3x3", "torus:70x64", "mesh:5x40"}) {
     const auto c = make_case(spec, "fos", "cybenko");
-    ASSERT_TRUE(fos_grid_stencil(c.topo, dynamic_cast<const LinearPolicy&>(*c.built.policy).form())) << spec;
+    ASSERT_TRUE(fos_grid_stencil(c.topo, *c.built.policy->linear_form())) << spec;
     const auto w0 = make_initial_load("uniform:0,1000", c.topo.graph.num_nodes(), LoadMode::real, 4);
     SyncOptions stencil = steps(30), per_node = steps(30);
     per_node.allow_fused = false;

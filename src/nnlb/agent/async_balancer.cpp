@@ -1,5 +1,7 @@
 #include "nnlb/agent/async_balancer.hpp"
 
+#include "nnlb/agent/policy_step.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -103,44 +105,16 @@ class AsyncAgent final : public Agent {
       e.known = m.value[load_field] + (e.committed - m.value[counted_field]);
     }
     double load = ctx.load() - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
-    thread_local std::vector<NeighborState> view_neighbors;
-    thread_local std::vector<Port> port_of;
-    thread_local std::vector<Transfer> transfers;
+    const auto transfers = decide_transfers(
+        policy_, ctx, load, steps_++, opt_.colors, memory_, [&](Port p) { return edges_[p].known; },
+        [&](Port p) { return edges_[p].last_flow; });
     thread_local std::vector<double> announce;
-    view_neighbors.clear();
-    port_of.clear();
-    const bool pairwise = policy_.pairing() == Pairing::matching;
-    const auto partner_color = pairwise ? static_cast<std::int32_t>(steps_ % opt_.colors) : -1;
-    for (Port p = 0; p < edges_.size(); ++p) {
-      const NeighborInfo info = ctx.neighbor(p);
-      if (pairwise && info.color != partner_color) continue;
-      NeighborState nb;
-      nb.id = info.id;
-      nb.degree = info.degree;
-      nb.load = edges_[p].known;
-      nb.speed = info.speed;
-      nb.last_flow = edges_[p].last_flow;
-      nb.memory = memory_.empty() ? nullptr : memory_.data() + std::size_t{p} * policy_.edge_memory();
-      view_neighbors.push_back(nb);
-      port_of.push_back(p);
-    }
-    LocalView view;
-    view.self = ctx.self();
-    view.degree = ctx.degree();
-    view.load = load;
-    view.speed = ctx.speed();
-    view.step = steps_++;
-    view.neighbors = view_neighbors;
-    view.rng = &ctx.rng();
-    transfers.clear();
-    if (!view_neighbors.empty()) policy_.decide(view, transfers);
     announce.assign(edges_.size(), 0.0);
     for (EdgeState& e : edges_) e.last_flow = 0;
     for (const Transfer& t : transfers) {
-      double amount = ctx.integer_load() ? std::floor(t.amount) : t.amount;
-      amount = std::min(amount, load);
+      const double amount = std::min(t.amount, load);
       if (amount <= 0) continue;
-      const Port p = port_of[t.neighbor];
+      const Port p = t.neighbor;
       EdgeState& e = edges_[p];
       e.pending += amount;
       e.committed += amount;

@@ -1,5 +1,7 @@
 #include "nnlb/agent/round_balancer.hpp"
 
+#include "nnlb/agent/policy_step.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -73,40 +75,11 @@ class RoundAgent final : public Agent {
   }
 
   void decide(Context& ctx) {
-    thread_local std::vector<NeighborState> view_neighbors;
-    thread_local std::vector<Port> port_of;
-    thread_local std::vector<Transfer> transfers;
-    view_neighbors.clear();
-    port_of.clear();
-    const bool pairwise = policy_.pairing() == Pairing::matching;
-    const auto partner_color = pairwise ? static_cast<std::int32_t>(step_ % opt_.colors) : -1;
-    for (Port p = 0; p < edges_.size(); ++p) {
-      const NeighborInfo info = ctx.neighbor(p);
-      if (pairwise && info.color != partner_color) continue;
-      NeighborState nb;
-      nb.id = info.id;
-      nb.degree = info.degree;
-      nb.load = edges_[p].reported;
-      nb.speed = info.speed;
-      nb.last_flow = edges_[p].net_flow;
-      nb.memory = memory_.empty() ? nullptr : memory_.data() + std::size_t{p} * policy_.edge_memory();
-      view_neighbors.push_back(nb);
-      port_of.push_back(p);
-    }
-    LocalView view;
-    view.self = ctx.self();
-    view.degree = ctx.degree();
-    view.load = ctx.load();
-    view.speed = ctx.speed();
-    view.step = pairwise ? step_ / opt_.colors : step_;
-    view.neighbors = view_neighbors;
-    view.rng = &ctx.rng();
-    transfers.clear();
-    if (!view_neighbors.empty()) policy_.decide(view, transfers);
-    for (const Transfer& t : transfers) {
-      const double amount = ctx.integer_load() ? std::floor(t.amount) : t.amount;
-      if (amount > 0) edges_[port_of[t.neighbor]].sent += amount;
-    }
+    const auto transfers = decide_transfers(
+        policy_, ctx, ctx.load(), step_, opt_.colors, memory_, [&](Port p) { return edges_[p].reported; },
+        [&](Port p) { return edges_[p].net_flow; });
+    for (const Transfer& t : transfers)
+      if (t.amount > 0) edges_[t.neighbor].sent += t.amount;
     for (Port p = 0; p < edges_.size(); ++p)
       ctx.send(p, Channel::data, transfer_tag, {}, edges_[p].sent * opt_.bytes_per_unit, {.load = edges_[p].sent});
   }

@@ -6,11 +6,11 @@
 
 namespace nnlb {
 
-class Diffusion final : public LinearPolicy {
+class Diffusion final : public Policy {
  public:
   explicit Diffusion(LinearForm form, std::string label = "fos") : form_(form), label_(std::move(label)) {}
   std::string name() const override { return label_; }
-  LinearForm form() const override { return form_; }
+  std::optional<LinearForm> linear_form() const override { return form_; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 
  private:
@@ -21,12 +21,12 @@ class Diffusion final : public LinearPolicy {
 // Second-order scheme (SOS, Ghosh, Muthukrishnan & Schultz 1996): the flow over each edge
 // remembers the previous one, y_ij(t) = beta * alpha_ij * (w_i - w_j) + (beta - 1) * y_ij(t-1),
 // with a first FOS step. Loads may go negative on the way; beta = 1 is FOS.
-class SecondOrderDiffusion final : public LinearPolicy {
+class SecondOrderDiffusion final : public Policy {
  public:
   explicit SecondOrderDiffusion(LinearForm form) : form_(form) {}
   std::string name() const override { return "sos"; }
   bool needs_net_flow() const override { return true; }
-  LinearForm form() const override { return form_; }
+  std::optional<LinearForm> linear_form() const override { return form_; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 
  private:

@@ -11,7 +11,7 @@ class DimensionExchange final : public Policy {
   explicit DimensionExchange(double lambda, std::string label = "de") : lambda_(lambda), label_(std::move(label)) {}
   std::string name() const override { return label_; }
   Pairing pairing() const override { return Pairing::matching; }
-  double lambda() const { return lambda_; }
+  std::optional<double> exchange_lambda() const override { return lambda_; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 
  private:

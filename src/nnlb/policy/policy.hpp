@@ -6,6 +6,7 @@
 // engine, SimGrid and MPI.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +45,19 @@ struct Transfer {
   double amount = 0;
 };
 
+// A linear policy's per-edge flow rule: the synchronous engine runs it as fused sweeps over the CSR
+// arrays (the per-node path gives the same result) and the spectral analysis reads its operator.
+// Flow on edge (i, j) at step t: y_ij = beta * alpha_ij * (w_i - w_j) + (beta - 1) * y_ij(t-1),
+// with beta = 1 for first-order schemes (FOS) and beta in (1, 2) for SOS.
+struct LinearForm {
+  enum class AlphaRule { uniform, boillat } rule = AlphaRule::uniform;
+  double alpha = 0;  // for AlphaRule::uniform
+  double beta = 1;   // 1 for FOS
+  double alpha_ij(std::uint32_t di, std::uint32_t dj) const {
+    return rule == AlphaRule::uniform ? alpha : 1.0 / (1.0 + static_cast<double>(di > dj ? di : dj));
+  }
+};
+
 // How a policy's decisions are scheduled by a synchronous engine.
 enum class Pairing {
   neighborhood,  // balance with all (active) neighbours at once: diffusion
@@ -60,27 +74,15 @@ class Policy {
   // Whether NeighborState::last_flow must be the net flow over the edge in the previous
   // synchronous step (SOS's memory); node programs without synchronous steps refuse such a policy.
   virtual bool needs_net_flow() const { return false; }
+  // FOS and SOS: their flow rule (Policy::decide gives the same flows edge by edge).
+  virtual std::optional<LinearForm> linear_form() const { return std::nullopt; }
+  // Dimension exchange: lambda of Xu et al. Eq. 2.
+  virtual std::optional<double> exchange_lambda() const { return std::nullopt; }
   // Appends the transfers node view.self makes now. Must only depend on the view (and its rng).
   // Thread-safe: one policy object serves all nodes concurrently.
   virtual void decide(const LocalView& view, std::vector<Transfer>& out) const = 0;
 };
 
-// Linear policies can also describe themselves as a per-edge flow rule so that the synchronous
-// engine runs them as fused sweeps over the CSR arrays; the per-node path gives the same result.
-// Flow on edge (i, j) at step t: y_ij = beta * alpha_ij * (w_i - w_j) + (beta - 1) * y_ij(t-1),
-// with beta = 1 for first-order schemes (FOS) and beta in (1, 2) for SOS.
-struct LinearForm {
-  enum class AlphaRule { uniform, boillat } rule = AlphaRule::uniform;
-  double alpha = 0;  // for AlphaRule::uniform
-  double beta = 1;   // 1 for FOS
-  double alpha_ij(std::uint32_t di, std::uint32_t dj) const {
-    return rule == AlphaRule::uniform ? alpha : 1.0 / (1.0 + static_cast<double>(di > dj ? di : dj));
-  }
-};
 
-class LinearPolicy : public Policy {
- public:
-  virtual LinearForm form() const = 0;
-};
 
 }  // namespace nnlb

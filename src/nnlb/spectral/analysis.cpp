@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "nnlb/policy/dimension_exchange.hpp"
 #include "nnlb/spectral/spectrum.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -28,8 +27,8 @@ Analysis analyze(const Topology& topo, const Policy& policy, const EdgeColoring*
   a.algorithm = policy.name();
   Gamma gamma;
   std::uint64_t rounds_per_iteration = 1, steps_per_round = 1;  // as the synchronous engine counts
-  if (const auto* linear = dynamic_cast<const LinearPolicy*>(&policy)) {
-    const LinearForm form = linear->form();
+  if (const auto linear = policy.linear_form()) {
+    const LinearForm form = *linear;
     if (form.rule == LinearForm::AlphaRule::uniform) {
       const LaplacianExtremes ext = laplacian_extremes(g);
       gamma = {uniform_fos_gamma(ext, form.alpha), ext.method, ext.iterations, ext.converged};
@@ -49,11 +48,11 @@ Analysis analyze(const Topology& topo, const Policy& policy, const EdgeColoring*
     }
     a.iteration = "round";
     steps_per_round = req.port == PortModel::all ? 1 : g.max_degree();
-  } else if (const auto* de = dynamic_cast<const DimensionExchange*>(&policy)) {
+  } else if (const auto lambda = policy.exchange_lambda()) {
     const EdgeColoring own = coloring ? EdgeColoring{} : edge_coloring_for(topo);
     const EdgeColoring& c = coloring ? *coloring : own;
-    gamma = de_sweep_gamma(g, c, de->lambda());
-    a.parameters.emplace_back("lambda", de->lambda());
+    gamma = de_sweep_gamma(g, c, *lambda);
+    a.parameters.emplace_back("lambda", *lambda);
     a.iteration = "sweep";
     rounds_per_iteration = c.num_colors;  // one colour class per round, one step each in both port models
   } else {

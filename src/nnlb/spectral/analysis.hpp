@@ -35,8 +35,8 @@ struct Analysis {
   double lambda2 = 0, lambda_max = 0;      // Laplacian extremes, for diffusion with a uniform alpha (else 0)
 };
 
-// FOS and SOS are recognised as LinearPolicy (SOS when form().beta != 1), dimension exchange as
-// DimensionExchange; anything else is refused (InputError, key "algorithm"). `coloring` is used
+// FOS and SOS are recognised by Policy::linear_form() (SOS when beta != 1), dimension exchange by
+// Policy::exchange_lambda(); anything else is refused (InputError, key "algorithm"). `coloring` is used
 // by dimension exchange; when null, edge_coloring_for(topo) is used.
 Analysis analyze(const Topology& topo, const Policy& policy, const EdgeColoring* coloring, const AnalysisRequest& req);
 

@@ -461,6 +461,7 @@ class DesRun {
 
   // Checks conservation from the nodes and the wires; records the sample.
   LoadStats sample(RunResult& r, bool keep) {
+    ++samples_;
     std::vector<double> w;
     w.reserve(alive_);
     for (const NodeState& n : nodes_)
@@ -468,7 +469,7 @@ class DesRun {
     check(r.summary);
     const LoadStats st = load_stats<double>(w);
     if (keep) {
-      r.series.push_back({events_, 0, now_, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
+      r.series.push_back({samples_, 0, now_, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
       moved_at_sample_ = moved_;
     }
     if (opt_.record_load_history) {
@@ -503,7 +504,6 @@ class DesRun {
     sum.final_stddev = st.stddev;
     sum.final_spread = st.max - st.min;
     sum.load_moved = moved_;
-    sum.rounds = events_;
     if (detected_) sum.detected_at = detected_at_;
     TimeMetrics tm;
     tm.time = now_;
@@ -549,7 +549,7 @@ class DesRun {
   NodeId in_band_ = 0, alive_ = 0;
   std::uint32_t next_change_ = 0;
   bool detected_ = false;
-  std::uint64_t events_ = 0, carrying_sent_ = 0;
+  std::uint64_t events_ = 0, carrying_sent_ = 0, samples_ = 0;
   std::uint64_t messages_[channel_count] = {};
 };
 

@@ -25,14 +25,14 @@ class SyncRun {
   SyncRun(const Topology& topo, const Policy& policy, const EdgeColoring* coloring, const std::vector<double>& initial,
           const Platform& platform, const SyncOptions& opt)
       : g_(topo.graph), policy_(policy), coloring_(coloring), platform_(platform), opt_(opt),
-        linear_(dynamic_cast<const LinearPolicy*>(&policy)) {
+        linear_(policy.linear_form()) {
     w_.resize(g_.num_nodes());
     for (NodeId i = 0; i < g_.num_nodes(); ++i) w_[i] = static_cast<L>(initial[i]);
     next_.resize(w_.size());
     matching_ = policy.pairing() == Pairing::matching;
     if (matching_ && (coloring_ == nullptr || coloring_->num_colors == 0))
       throw std::logic_error("dimension exchange needs an edge colouring");
-    fused_ = opt.allow_fused && linear_ != nullptr && !matching_ && opt.invocation.kind == Invocation::Kind::synchronous &&
+    fused_ = opt.allow_fused && linear_.has_value() && !matching_ && opt.invocation.kind == Invocation::Kind::synchronous &&
              policy.edge_memory() == 0;
     // Flow history: the per-node path always keeps last round's outflows; the fused path keeps
     // net flows only for second-order schemes.
@@ -40,11 +40,11 @@ class SyncRun {
       out_.assign(g_.num_slots(), L{0});
       prev_out_.assign(g_.num_slots(), L{0});
       if (policy.edge_memory() > 0) memory_.assign(g_.num_slots() * policy.edge_memory(), 0.0);
-    } else if (linear_->form().beta != 1.0) {
+    } else if (linear_->beta != 1.0) {
       net_.assign(g_.num_slots(), L{0});
       next_net_.assign(g_.num_slots(), L{0});
     } else if constexpr (std::is_same_v<L, double>) {
-      stencil_ = fos_grid_stencil(topo, linear_->form());
+      stencil_ = fos_grid_stencil(topo, *linear_);
     }
     if (opt.invocation.kind == Invocation::Kind::threshold) active_.assign(g_.num_nodes(), 0);
     classes_per_round_ = matching_ && opt.de_sweep_is_one_step ? coloring_->num_colors : 1;
@@ -139,7 +139,7 @@ class SyncRun {
   }
 
   double fused_round(std::uint64_t round) {
-    const LinearForm f = linear_->form();
+    const LinearForm f = *linear_;
     double moved = 0;
     if constexpr (std::is_same_v<L, double>)
       if (stencil_) {
@@ -263,7 +263,7 @@ class SyncRun {
   const EdgeColoring* coloring_;
   const Platform& platform_;
   const SyncOptions& opt_;
-  const LinearPolicy* linear_;
+  const std::optional<LinearForm> linear_;
   bool matching_ = false;
   bool fused_ = false;
   std::optional<GridStencil> stencil_;  // FOS on the interior of a 2-D grid (real loads)

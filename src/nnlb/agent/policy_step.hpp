@@ -1,0 +1,62 @@
+#pragma once
+// One decision of a balancing node program: builds the node's LocalView from what the program
+// knows of each neighbour, runs the policy and returns its transfers addressed by port. Shared
+// by every program that runs a Policy (async_balancer, round_balancer).
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "nnlb/agent/context.hpp"
+#include "nnlb/policy/policy.hpp"
+
+namespace nnlb {
+
+// `known(p)` and `last_flow(p)` give what the node knows of port p; `memory` holds
+// Policy::edge_memory() doubles per port. Matching policies see only the neighbour whose edge has
+// colour `step mod colors`. Amounts are rounded down to whole units in integer mode; `step` is
+// the policy's step counter. The result lives in per-thread scratch until the next call.
+template <class Known, class LastFlow>
+std::span<const Transfer> decide_transfers(const Policy& policy, Context& ctx, double load, std::uint64_t step,
+                                           std::uint32_t colors, std::vector<double>& memory, Known&& known,
+                                           LastFlow&& last_flow) {
+  thread_local std::vector<NeighborState> neighbors;
+  thread_local std::vector<Port> port_of;
+  thread_local std::vector<Transfer> transfers;
+  neighbors.clear();
+  port_of.clear();
+  transfers.clear();
+  const bool pairwise = policy.pairing() == Pairing::matching;
+  const auto partner_color = pairwise ? static_cast<std::int32_t>(step % colors) : -1;
+  const std::uint32_t mem = policy.edge_memory();
+  for (Port p = 0; p < ctx.degree(); ++p) {
+    const NeighborInfo info = ctx.neighbor(p);
+    if (pairwise && info.color != partner_color) continue;
+    NeighborState nb;
+    nb.id = info.id;
+    nb.degree = info.degree;
+    nb.load = known(p);
+    nb.speed = info.speed;
+    nb.last_flow = last_flow(p);
+    nb.memory = mem ? memory.data() + std::size_t{p} * mem : nullptr;
+    neighbors.push_back(nb);
+    port_of.push_back(p);
+  }
+  if (neighbors.empty()) return {};
+  LocalView view;
+  view.self = ctx.self();
+  view.degree = ctx.degree();
+  view.load = load;
+  view.speed = ctx.speed();
+  view.step = pairwise ? step / colors : step;
+  view.neighbors = neighbors;
+  view.rng = &ctx.rng();
+  policy.decide(view, transfers);
+  for (Transfer& t : transfers) {
+    t.neighbor = port_of[t.neighbor];
+    if (ctx.integer_load()) t.amount = std::floor(t.amount);
+  }
+  return transfers;
+}
+
+}  // namespace nnlb
