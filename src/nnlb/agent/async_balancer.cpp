@@ -36,7 +36,8 @@ class AsyncAgent final : public Agent {
     edges_.assign(ctx.degree(), EdgeState{});
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
     // A node starts knowing its neighbours' initial loads (set-up knowledge).
-    for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = ctx.neighbor(p).initial_load;
+    const auto infos = ctx.neighbors();
+    for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = infos[p].initial_load;
     ctx.set_timer(0, balance_timer);
     ctx.set_timer(0, compute_timer);
   }

@@ -43,7 +43,8 @@ class Context {
   virtual double now() const = 0;          // simulated seconds, or the round number
   virtual double speed() const = 0;        // C_i in flop/s
   virtual std::uint32_t degree() const = 0;
-  virtual NeighborInfo neighbor(Port port) const = 0;
+  // What the node knows of its neighbours from set-up, indexed by port; valid until the next call.
+  virtual std::span<const NeighborInfo> neighbors() const = 0;
   virtual Rng& rng() = 0;                  // this node's own random stream
   virtual bool integer_load() const = 0;   // divisible load comes in whole units
 

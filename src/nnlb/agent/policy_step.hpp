@@ -29,8 +29,9 @@ std::span<const Transfer> decide_transfers(const Policy& policy, Context& ctx, d
   const bool pairwise = policy.pairing() == Pairing::matching;
   const auto partner_color = pairwise ? static_cast<std::int32_t>(step % colors) : -1;
   const std::uint32_t mem = policy.edge_memory();
-  for (Port p = 0; p < ctx.degree(); ++p) {
-    const NeighborInfo info = ctx.neighbor(p);
+  const std::span<const NeighborInfo> infos = ctx.neighbors();
+  for (Port p = 0; p < infos.size(); ++p) {
+    const NeighborInfo& info = infos[p];
     if (pairwise && info.color != partner_color) continue;
     NeighborState nb;
     nb.id = info.id;

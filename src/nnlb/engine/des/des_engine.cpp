@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "nnlb/engine/des/event_queue.hpp"
@@ -19,27 +20,41 @@ namespace {
 enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, first_timer };
 
 // One end of a link as its source node sees it.
-struct PortState {
-  NodeId peer = 0;
-  Port back = 0;  // the peer's port of the same link
-  LinkDirection link;
-  std::int32_t color = -1;
-  double peer_initial = 0;
+// A node's links as it sees them: what it knows of each neighbour, and the wire towards it.
+struct Ports {
+  std::vector<NeighborInfo> info;
+  std::vector<Port> back;       // the peer's port of the same link
+  std::vector<double> free_at;  // when the wire towards the peer is free again
+  std::size_t size() const { return info.size(); }
+  void push_back(const NeighborInfo& i, Port b, double free) { info.push_back(i), back.push_back(b), free_at.push_back(free); }
+  void erase(Port p) {
+    info.erase(info.begin() + p), back.erase(back.begin() + p), free_at.erase(free_at.begin() + p);
+  }
+  // Sends `bytes` towards port p at `now`; returns the arrival time (links.hpp).
+  double deliver(Port p, double now, double bytes) {
+    LinkDirection link{info[p].latency, info[p].bandwidth, free_at[p]};
+    const double arrival = link.deliver(now, bytes);
+    free_at[p] = link.free_at;
+    return arrival;
+  }
 };
 
-// A message on a wire (or in its receiver's mailbox, not yet taken).
+inline constexpr std::uint32_t no_items = std::numeric_limits<std::uint32_t>::max();
+
+// A message on a wire, or in its receiver's mailbox not yet taken. Messages of a silent channel
+// go straight into the receiver's mailbox, stamped with their arrival time; those of a notifying
+// channel wait in the engine's pool for their arrival event.
 struct Wire {
-  Message msg;
-  NodeId to = 0;
-  Port to_port = 0;
   double arrival = 0;
-  bool live = false;
+  NodeId to = 0;
+  std::uint32_t items = no_items;  // index of the items it carries in the item store
+  Message msg;                     // msg.port: the receiver's port when it was sent
 };
 
 struct NodeState : Holdings {
   std::unique_ptr<Agent> agent;
-  std::vector<PortState> ports;
-  std::vector<std::uint32_t> mailbox[channel_count];  // wire indices, oldest first
+  Ports ports;
+  std::vector<Wire> mailbox[channel_count];  // oldest first
   bool alive = true;
   bool in_band = false;
   bool idle = false;  // holds nothing
@@ -56,7 +71,7 @@ class DesContext final : public Context {
   double now() const override;
   double speed() const override;
   std::uint32_t degree() const override;
-  NeighborInfo neighbor(Port port) const override;
+  std::span<const NeighborInfo> neighbors() const override;
   Rng& rng() override;
   bool integer_load() const override;
   double load() const override;
@@ -78,7 +93,7 @@ class DesRun {
   DesRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
          const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
       : program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
-        overdraft_(program.needs().overdraft), changes_(changes), ctx_(*this) {
+        overdraft_(program.needs().overdraft), dynamic_(!changes.empty()), changes_(changes), ctx_(*this) {
     const Graph& g = topo.graph;
     if (program.needs().edge_coloring && (coloring == nullptr || coloring->slot_color.size() != topo.graph.num_slots()))
       throw InputError({}, "algorithm", "program '" + program.name() + "' needs an edge colouring");
@@ -95,9 +110,14 @@ class DesRun {
     for (NodeId i = 0; i < g.num_nodes(); ++i)
       for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
         const NodeId j = g.target(s);
-        nodes_[i].ports.push_back({j, static_cast<Port>(g.reverse(s) - g.first_slot(j)),
-                                   {platform.link_latency(s), platform.link_bandwidth(s)},
-                                   colored ? static_cast<std::int32_t>(coloring->slot_color[s]) : -1, nodes_[j].held()});
+        const NeighborInfo info{j,
+                                g.degree(j),
+                                platform.node_speed(j),
+                                platform.link_latency(s),
+                                platform.link_bandwidth(s),
+                                colored ? static_cast<std::int32_t>(coloring->slot_color[s]) : -1,
+                                nodes_[j].held()};
+        nodes_[i].ports.push_back(info, static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0);
       }
     rngs_.reserve(g.num_nodes());
     for (NodeId i = 0; i < g.num_nodes(); ++i) rngs_.emplace_back(opt.seed, i);
@@ -161,10 +181,7 @@ class DesRun {
   double now() const { return now_; }
   double speed(NodeId i) const { return platform_.node_speed(i); }
   std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(nodes_[i].ports.size()); }
-  NeighborInfo neighbor(NodeId i, Port p) const {
-    const PortState& ps = nodes_[i].ports.at(p);
-    return {ps.peer, degree(ps.peer), platform_.node_speed(ps.peer), ps.link.latency, ps.link.bandwidth, ps.color, ps.peer_initial};
-  }
+  std::span<const NeighborInfo> neighbors(NodeId i) const { return nodes_[i].ports.info; }
   Rng& rng(NodeId i) { return rngs_[i]; }
   bool integer_load() const { return integer_; }
   double load(NodeId i) const { return nodes_[i].load; }
@@ -187,25 +204,26 @@ class DesRun {
     auto& box = n.mailbox[static_cast<std::size_t>(channel)];
     taken_.clear();
     taken_items_.clear();
+    const bool silent = !notify_[static_cast<std::size_t>(channel)];
     std::size_t kept = 0;
-    for (std::uint32_t m : box) {
-      Wire& w = wires_[m];
-      if (w.arrival > now_) {
-        box[kept++] = m;  // still on the wire
+    for (std::size_t k = 0; k < box.size(); ++k) {
+      Wire& w = box[k];
+      if (w.arrival > now_) {  // still on the wire
+        if (kept != k) box[kept] = w;
+        ++kept;
         continue;
       }
-      if (!notify_[static_cast<std::size_t>(channel)]) ++events_;  // its delivery
-      w.msg.port = resolve_port(i, w.msg.from, w.to_port);
+      if (silent) ++events_;  // its delivery
+      if (dynamic_) w.msg.port = resolve_port(i, w.msg.from, w.msg.port);
       n.load += w.msg.load;
-      if (w.msg.item_count > 0) {
-        for (const Item& it : wire_items_[m]) {
+      if (w.items != no_items) {
+        for (const Item& it : item_store_[w.items]) {
           n.add(it);
           taken_items_.push_back(it);
         }
-        wire_items_[m].clear();
+        free_items(w.items);
       }
       taken_.push_back(w.msg);
-      release(m);
     }
     box.resize(kept);
     return taken_;
@@ -230,98 +248,114 @@ class DesRun {
   template <class F>
   void call(NodeId i, F&& handler) {
     ctx_.bind(i);
-    handler(*nodes_[i].agent);
-    settle(i);
+    NodeState& n = nodes_[i];
+    const double before = n.held();
+    handler(*n.agent);
+    if (n.held() != before) settle(i);
   }
 
   // Puts a message from node i on the wire of port p. The load and items have left the node.
   void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             double load, std::vector<Item> items) {
-    PortState& out = nodes_[i].ports[p];
-    Wire w;
-    w.msg.port = out.back;
-    w.msg.from = i;
-    w.msg.channel = channel;
-    w.msg.tag = tag;
-    w.msg.load = load;
-    w.msg.value = value;
-    w.msg.item_count = static_cast<std::uint32_t>(items.size());
-    w.to = out.peer;
-    w.to_port = out.back;
+    Ports& out = nodes_[i].ports;
     moved_ += load;
     for (const Item& it : items) bytes += it.bytes, moved_ += it.weight;
     ++messages_[static_cast<std::size_t>(channel)];
     const bool carries = load > 0 || !items.empty();
     const std::uint64_t k = carries ? ++carrying_sent_ : 0;
     if (carries && hits(opt_.faults.drop_every, k)) return;  // lost on the wire
-    if (carries && hits(opt_.faults.corrupt_every, k)) w.msg.load *= 1 + 1e-6;
-    w.arrival = out.link.deliver(now_, bytes);
-    if (carries && hits(opt_.faults.duplicate_every, k)) post(w, items);
-    post(w, std::move(items));
+    const double arrival = out.deliver(p, now_, bytes);
+    const int copies = carries && hits(opt_.faults.duplicate_every, k) ? 2 : 1;
+    for (int c = 0; c < copies; ++c) {
+      Wire w;
+      w.arrival = arrival;
+      w.to = out.info[p].id;
+      w.msg.port = out.back[p];
+      w.msg.from = i;
+      w.msg.channel = channel;
+      w.msg.tag = tag;
+      w.msg.load = carries && hits(opt_.faults.corrupt_every, k) ? load * (1 + 1e-6) : load;
+      w.msg.value = value;
+      w.msg.item_count = static_cast<std::uint32_t>(items.size());
+      if (!items.empty()) w.items = store_items(items);
+      if (notify_[static_cast<std::size_t>(channel)]) {
+        const std::uint32_t m = new_wire();
+        wires_[m] = w;
+        queue_.push(arrival, arrival_event, m);
+      } else {
+        nodes_[w.to].mailbox[static_cast<std::size_t>(channel)].push_back(w);
+      }
+    }
   }
 
-  void post(const Wire& w, std::vector<Item> items) {
-    std::uint32_t m;
-    if (free_.empty()) {
-      m = static_cast<std::uint32_t>(wires_.size());
-      wires_.push_back(w);
+  std::uint32_t new_wire() {
+    if (free_wires_.empty()) {
+      wires_.emplace_back();
+      live_.push_back(1);
+      return static_cast<std::uint32_t>(wires_.size() - 1);
+    }
+    const std::uint32_t m = free_wires_.back();
+    free_wires_.pop_back();
+    live_[m] = 1;
+    return m;
+  }
+
+  std::uint32_t store_items(const std::vector<Item>& items) {
+    std::uint32_t k;
+    if (free_item_lists_.empty()) {
+      k = static_cast<std::uint32_t>(item_store_.size());
+      item_store_.emplace_back();
     } else {
-      m = free_.back();
-      free_.pop_back();
-      wires_[m] = w;
+      k = free_item_lists_.back();
+      free_item_lists_.pop_back();
     }
-    wires_[m].live = true;
-    if (!items.empty()) {
-      if (wire_items_.size() <= m) wire_items_.resize(m + 1);
-      wire_items_[m] = std::move(items);
-    }
-    if (notify_[static_cast<std::size_t>(w.msg.channel)]) queue_.push(w.arrival, arrival_event, m);
-    else nodes_[w.to].mailbox[static_cast<std::size_t>(w.msg.channel)].push_back(m);
+    item_store_[k] = items;
+    return k;
+  }
+
+  void free_items(std::uint32_t k) {
+    item_store_[k].clear();
+    free_item_lists_.push_back(k);
   }
 
   void release(std::uint32_t m) {
-    wires_[m].live = false;
-    free_.push_back(m);
+    live_[m] = 0;
+    free_wires_.push_back(m);
   }
 
   // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
   Port resolve_port(NodeId to, NodeId from, Port guess) const {
-    const auto& ports = nodes_[to].ports;
-    if (guess < ports.size() && ports[guess].peer == from) return guess;
-    for (Port p = 0; p < ports.size(); ++p)
-      if (ports[p].peer == from) return p;
+    const auto& info = nodes_[to].ports.info;
+    if (guess < info.size() && info[guess].id == from) return guess;
+    for (Port p = 0; p < info.size(); ++p)
+      if (info[p].id == from) return p;
     return no_port;
   }
 
   // A message lands in its receiver's mailbox; a receiver that left sends it back.
   void arrive(std::uint32_t m) {
-    Wire& w = wires_[m];
+    const Wire w = wires_[m];
+    release(m);
     if (!nodes_[w.to].alive) {
-      bounce(m);
+      bounce(w);
       return;
     }
-    const auto c = static_cast<std::size_t>(w.msg.channel);
-    nodes_[w.to].mailbox[c].push_back(m);
+    nodes_[w.to].mailbox[static_cast<std::size_t>(w.msg.channel)].push_back(w);
     call(w.to, [&](Agent& a) { a.arrived(ctx_, w.msg.channel); });
   }
 
   // A message for a node that left returns to its sender (or, if that one left too, goes to the
   // first live node), so no load or item is lost. It carries only what it carried.
-  void bounce(std::uint32_t m) {
-    Wire& w = wires_[m];
-    const bool carries = w.msg.load > 0 || w.msg.item_count > 0;
-    if (!carries) {
-      release(m);
-      return;
-    }
+  void bounce(Wire w) {
+    if (w.msg.load <= 0 && w.items == no_items) return;  // information only: lost with the node
     NodeId to = w.msg.from;
     if (!nodes_[to].alive) to = first_alive();
     w.msg.from = w.to;
     w.to = to;
-    w.to_port = no_port;
+    w.msg.port = no_port;
     w.arrival = now_;
     const auto c = static_cast<std::size_t>(w.msg.channel);
-    nodes_[to].mailbox[c].push_back(m);
+    nodes_[to].mailbox[c].push_back(w);
     if (notify_[c]) call(to, [&](Agent& a) { a.arrived(ctx_, w.msg.channel); });
   }
 
@@ -341,13 +375,14 @@ class DesRun {
   void leave(NodeId i) {
     if (i >= nodes_.size() || !nodes_[i].alive) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is not in the graph");
     NodeState& n = nodes_[i];
-    if (n.ports.empty() && alive_ > 1) throw InputError({}, "changes", "node " + std::to_string(i) + " has no neighbour to hand its load to");
+    if (n.ports.size() == 0 && alive_ > 1) throw InputError({}, "changes", "node " + std::to_string(i) + " has no neighbour to hand its load to");
     call(i, [&](Agent& a) { a.leaving(ctx_); });
     hand_over(i);
     // Messages waiting in its mailboxes go back to their senders.
     for (auto& box : n.mailbox) {
-      for (std::uint32_t m : box) bounce(m);
-      box.clear();
+      std::vector<Wire> waiting;
+      waiting.swap(box);
+      for (const Wire& w : waiting) bounce(w);
     }
     for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
     n.alive = false;
@@ -377,16 +412,23 @@ class DesRun {
 
   // Removes the link on node i's port p at both ends; the neighbour hears of it.
   void unlink(NodeId i, Port p) {
-    const PortState ps = nodes_[i].ports[p];
+    const NodeId peer = nodes_[i].ports.info[p].id;
+    const Port back = nodes_[i].ports.back[p];
     erase_port(i, p);
-    erase_port(ps.peer, ps.back);
-    call(ps.peer, [&](Agent& a) { a.neighbor_removed(ctx_, ps.back); });
+    erase_port(peer, back);
+    call(peer, [&](Agent& a) { a.neighbor_removed(ctx_, back); });
   }
 
+  // Removes node i's port p; the peers of its later ports learn their new numbers, and every
+  // neighbour its new degree.
   void erase_port(NodeId i, Port p) {
-    auto& ports = nodes_[i].ports;
-    ports.erase(ports.begin() + p);
-    for (Port q = p; q < ports.size(); ++q) nodes_[ports[q].peer].ports[ports[q].back].back = q;
+    Ports& ports = nodes_[i].ports;
+    ports.erase(p);
+    for (Port q = 0; q < ports.size(); ++q) {
+      Ports& peer = nodes_[ports.info[q].id].ports;
+      if (q >= p) peer.back[ports.back[q]] = q;
+      peer.info[ports.back[q]].degree = static_cast<std::uint32_t>(ports.size());
+    }
   }
 
   void join(NodeId i, const std::vector<NodeId>& peers) {
@@ -406,9 +448,16 @@ class DesRun {
         throw InputError({}, "changes", "node " + std::to_string(i) + " cannot link to node " + std::to_string(j));
       const auto pi = static_cast<Port>(nodes_[i].ports.size()), pj = static_cast<Port>(nodes_[j].ports.size());
       // New links get the platform's first link parameters.
-      const LinkDirection link{platform_.link_latency(0), platform_.link_bandwidth(0)};
-      nodes_[i].ports.push_back({j, pj, link, -1, nodes_[j].held()});
-      nodes_[j].ports.push_back({i, pi, link, -1, 0.0});
+      const double lat = platform_.link_latency(0), bw = platform_.link_bandwidth(0);
+      nodes_[i].ports.push_back({j, 0, platform_.node_speed(j), lat, bw, -1, nodes_[j].held()}, pj, now_);
+      nodes_[j].ports.push_back({i, 0, platform_.node_speed(i), lat, bw, -1, 0.0}, pi, now_);
+    }
+    // Degrees as they are now, at both ends of every link that changed.
+    for (Port p = 0; p < nodes_[i].ports.size(); ++p) {
+      const NodeId j = nodes_[i].ports.info[p].id;
+      nodes_[i].ports.info[p].degree = degree(j);
+      Ports& theirs = nodes_[j].ports;
+      for (Port q = 0; q < theirs.size(); ++q) nodes_[theirs.info[q].id].ports.info[theirs.back[q]].degree = degree(j);
     }
     nodes_[i].agent = program_.make_agent(i);
     for (NodeId j : peers) call(j, [&](Agent& a) { a.neighbor_added(ctx_, static_cast<Port>(nodes_[j].ports.size() - 1)); });
@@ -486,12 +535,16 @@ class DesRun {
       c.load += n.load;
       for (const Item& it : n.items) c.items.push_back(it.id);
     }
-    for (std::size_t m = 0; m < wires_.size(); ++m) {
-      if (!wires_[m].live) continue;
-      c.load += wires_[m].msg.load;
-      if (wires_[m].msg.item_count > 0)
-        for (const Item& it : wire_items_[m]) c.items.push_back(it.id);
-    }
+    auto on_wire = [&](const Wire& w) {
+      c.load += w.msg.load;
+      if (w.items != no_items)
+        for (const Item& it : item_store_[w.items]) c.items.push_back(it.id);
+    };
+    for (std::size_t m = 0; m < wires_.size(); ++m)
+      if (live_[m]) on_wire(wires_[m]);
+    for (const NodeState& n : nodes_)
+      for (const auto& box : n.mailbox)
+        for (const Wire& w : box) on_wire(w);
     sum.final_total = c.load;
     sum.max_conservation_error = std::max(sum.max_conservation_error, ledger_.check(std::move(c), integer_, "t = " + std::to_string(now_)));
   }
@@ -533,13 +586,16 @@ class DesRun {
   const DesOptions& opt_;
   const bool integer_;
   const bool overdraft_;
+  const bool dynamic_;  // nodes leave or join: ports of messages are checked on delivery
   const std::vector<GraphChange>& changes_;
   bool notify_[channel_count] = {};
   std::vector<NodeState> nodes_;
   std::vector<Rng> rngs_;
-  std::vector<Wire> wires_;
-  std::vector<std::vector<Item>> wire_items_;  // items on wire m (only wires that carry some)
-  std::vector<std::uint32_t> free_;            // recycled wire indices
+  std::vector<Wire> wires_;                    // messages of notifying channels on their way
+  std::vector<char> live_;                     // per pooled wire: on its way
+  std::vector<std::uint32_t> free_wires_;
+  std::vector<std::vector<Item>> item_store_;  // the items of messages that carry some
+  std::vector<std::uint32_t> free_item_lists_;
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
   EventQueue queue_;
@@ -556,7 +612,7 @@ class DesRun {
 double DesContext::now() const { return run_.now(); }
 double DesContext::speed() const { return run_.speed(node_); }
 std::uint32_t DesContext::degree() const { return run_.degree(node_); }
-NeighborInfo DesContext::neighbor(Port port) const { return run_.neighbor(node_, port); }
+std::span<const NeighborInfo> DesContext::neighbors() const { return run_.neighbors(node_); }
 Rng& DesContext::rng() { return run_.rng(node_); }
 bool DesContext::integer_load() const { return run_.integer_load(); }
 double DesContext::load() const { return run_.load(node_); }

@@ -44,7 +44,7 @@ class RoundsContext final : public Context {
   double now() const override;
   double speed() const override;
   std::uint32_t degree() const override;
-  NeighborInfo neighbor(Port port) const override;
+  std::span<const NeighborInfo> neighbors() const override;
   Rng& rng() override;
   bool integer_load() const override;
   double load() const override;
@@ -62,6 +62,7 @@ class RoundsContext final : public Context {
   NodeId node_ = 0;
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
+  mutable std::vector<NeighborInfo> neighbors_;
 };
 
 class RoundsRun {
@@ -142,12 +143,13 @@ class RoundsRun {
   double now() const { return static_cast<double>(round_); }
   double speed(NodeId i) const { return platform_.node_speed(i); }
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
-  NeighborInfo neighbor(NodeId i, Port p) const {
-    if (p >= g_.degree(i)) throw std::logic_error("port " + std::to_string(p) + " of node " + std::to_string(i));
-    const Slot s = g_.first_slot(i) + p;
-    const NodeId j = g_.target(s);
-    return {j, g_.degree(j), platform_.node_speed(j), platform_.link_latency(s), platform_.link_bandwidth(s),
-            colors_ ? static_cast<std::int32_t>((*colors_)[s]) : -1, initial_[j]};
+  void neighbors(NodeId i, std::vector<NeighborInfo>& out) const {
+    out.clear();
+    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
+      const NodeId j = g_.target(s);
+      out.push_back({j, g_.degree(j), platform_.node_speed(j), platform_.link_latency(s), platform_.link_bandwidth(s),
+                     colors_ ? static_cast<std::int32_t>((*colors_)[s]) : -1, initial_[j]});
+    }
   }
   Rng& rng(NodeId i) { return rngs_[i]; }
   bool integer_load() const { return integer_; }
@@ -301,7 +303,10 @@ class RoundsRun {
 double RoundsContext::now() const { return run_.now(); }
 double RoundsContext::speed() const { return run_.speed(node_); }
 std::uint32_t RoundsContext::degree() const { return run_.degree(node_); }
-NeighborInfo RoundsContext::neighbor(Port port) const { return run_.neighbor(node_, port); }
+std::span<const NeighborInfo> RoundsContext::neighbors() const {
+  run_.neighbors(node_, neighbors_);
+  return neighbors_;
+}
 Rng& RoundsContext::rng() { return run_.rng(node_); }
 bool RoundsContext::integer_load() const { return run_.integer_load(); }
 double RoundsContext::load() const { return run_.node(node_).load; }
