@@ -25,7 +25,7 @@ struct EdgeState {
   double pending = 0;    // decided, not yet sent
   double committed = 0;  // all load ever committed to the neighbour
   double counted = 0;    // all load from the neighbour counted here
-  double last_flow = 0;  // sent in this node's last balancing step
+  double last_flow = 0;  // sent in this node's last balancing step (announced with virtual load)
 };
 
 class AsyncAgent final : public Agent {
@@ -109,8 +109,6 @@ class AsyncAgent final : public Agent {
     const auto transfers = decide_transfers(
         policy_, ctx, load, steps_++, opt_.colors, memory_, [&](Port p) { return edges_[p].known; },
         [&](Port p) { return edges_[p].last_flow; });
-    thread_local std::vector<double> announce;
-    announce.assign(edges_.size(), 0.0);
     for (EdgeState& e : edges_) e.last_flow = 0;
     for (const Transfer& t : transfers) {
       const double amount = std::min(t.amount, load);
@@ -123,11 +121,10 @@ class AsyncAgent final : public Agent {
       load -= amount;
       e.known += amount;  // until the neighbour reports again
       e.last_flow += amount;
-      announce[p] += amount;
     }
     for (Port p = 0; p < edges_.size(); ++p)
       ctx.send(p, Channel::control, report_tag,
-               {opt_.virtual_load ? announce[p] : 0.0, load, edges_[p].counted}, opt_.control_bytes);
+               {opt_.virtual_load ? edges_[p].last_flow : 0.0, load, edges_[p].counted}, opt_.control_bytes);
     ctx.set_timer(opt_.lb_period, balance_timer);
   }
 

@@ -20,9 +20,13 @@ template <class Known, class LastFlow>
 std::span<const Transfer> decide_transfers(const Policy& policy, Context& ctx, double load, std::uint64_t step,
                                            std::uint32_t colors, std::vector<double>& memory, Known&& known,
                                            LastFlow&& last_flow) {
-  thread_local std::vector<NeighborState> neighbors;
-  thread_local std::vector<Port> port_of;
-  thread_local std::vector<Transfer> transfers;
+  struct Scratch {
+    std::vector<NeighborState> neighbors;
+    std::vector<Port> port_of;
+    std::vector<Transfer> transfers;
+  };
+  thread_local Scratch scratch;
+  auto& [neighbors, port_of, transfers] = scratch;
   neighbors.clear();
   port_of.clear();
   transfers.clear();

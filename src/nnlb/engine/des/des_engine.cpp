@@ -93,7 +93,9 @@ class DesRun {
   DesRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
          const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
       : program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
-        overdraft_(program.needs().overdraft), dynamic_(!changes.empty()), changes_(changes), ctx_(*this) {
+        overdraft_(program.needs().overdraft), dynamic_(!changes.empty()),
+        faulty_(opt.faults.drop_every + opt.faults.duplicate_every + opt.faults.corrupt_every > 0), changes_(changes),
+        ctx_(*this) {
     const Graph& g = topo.graph;
     if (program.needs().edge_coloring && (coloring == nullptr || coloring->slot_color.size() != topo.graph.num_slots()))
       throw InputError({}, "algorithm", "program '" + program.name() + "' needs an edge colouring");
@@ -193,10 +195,14 @@ class DesRun {
     if (p >= n.ports.size()) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
     if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
       throw std::logic_error("node " + std::to_string(i) + " sends load it does not hold");
-    std::vector<Item> carried;
-    if (!cargo.items.empty()) carried = n.extract(cargo.items);
     n.load -= cargo.load;
-    ship(i, p, channel, tag, value, bytes, cargo.load, std::move(carried));
+    if (cargo.items.empty()) {
+      ship(i, p, channel, tag, value, bytes, cargo.load, {});
+      return;
+    }
+    const std::vector<Item> carried = n.extract(cargo.items);
+    for (const Item& it : carried) bytes += it.bytes, moved_ += it.weight;
+    ship(i, p, channel, tag, value, bytes, cargo.load, carried);
   }
 
   std::span<const Message> take(NodeId i, Channel channel) {
@@ -256,35 +262,35 @@ class DesRun {
 
   // Puts a message from node i on the wire of port p. The load and items have left the node.
   void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
-            double load, std::vector<Item> items) {
+            double load, std::span<const Item> items) {
     Ports& out = nodes_[i].ports;
     moved_ += load;
-    for (const Item& it : items) bytes += it.bytes, moved_ += it.weight;
     ++messages_[static_cast<std::size_t>(channel)];
-    const bool carries = load > 0 || !items.empty();
-    const std::uint64_t k = carries ? ++carrying_sent_ : 0;
-    if (carries && hits(opt_.faults.drop_every, k)) return;  // lost on the wire
+    int copies = 1;
+    if (faulty_ && (load > 0 || !items.empty())) {
+      const std::uint64_t k = ++carrying_sent_;
+      if (hits(opt_.faults.drop_every, k)) return;  // lost on the wire
+      if (hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
+      if (hits(opt_.faults.duplicate_every, k)) copies = 2;
+    }
     const double arrival = out.deliver(p, now_, bytes);
-    const int copies = carries && hits(opt_.faults.duplicate_every, k) ? 2 : 1;
+    const NodeId to = out.info[p].id;
     for (int c = 0; c < copies; ++c) {
-      Wire w;
+      const bool notify = notify_[static_cast<std::size_t>(channel)];
+      std::uint32_t m = 0;
+      if (notify) m = new_wire();
+      Wire& w = notify ? wires_[m] : nodes_[to].mailbox[static_cast<std::size_t>(channel)].emplace_back();
       w.arrival = arrival;
-      w.to = out.info[p].id;
+      w.to = to;
+      w.items = items.empty() ? no_items : store_items(items);
       w.msg.port = out.back[p];
       w.msg.from = i;
       w.msg.channel = channel;
       w.msg.tag = tag;
-      w.msg.load = carries && hits(opt_.faults.corrupt_every, k) ? load * (1 + 1e-6) : load;
+      w.msg.load = load;
       w.msg.value = value;
       w.msg.item_count = static_cast<std::uint32_t>(items.size());
-      if (!items.empty()) w.items = store_items(items);
-      if (notify_[static_cast<std::size_t>(channel)]) {
-        const std::uint32_t m = new_wire();
-        wires_[m] = w;
-        queue_.push(arrival, arrival_event, m);
-      } else {
-        nodes_[w.to].mailbox[static_cast<std::size_t>(channel)].push_back(w);
-      }
+      if (notify) queue_.push(arrival, arrival_event, m);
     }
   }
 
@@ -300,7 +306,7 @@ class DesRun {
     return m;
   }
 
-  std::uint32_t store_items(const std::vector<Item>& items) {
+  std::uint32_t store_items(std::span<const Item> items) {
     std::uint32_t k;
     if (free_item_lists_.empty()) {
       k = static_cast<std::uint32_t>(item_store_.size());
@@ -309,7 +315,7 @@ class DesRun {
       k = free_item_lists_.back();
       free_item_lists_.pop_back();
     }
-    item_store_[k] = items;
+    item_store_[k].assign(items.begin(), items.end());
     return k;
   }
 
@@ -406,7 +412,9 @@ class DesRun {
     for (Port p = d; p-- > 0;) {
       const double amount = p == 0 ? n.load : share;
       n.load -= amount;
-      ship(i, p, Channel::data, handover_tag, {}, 0.0, amount, std::move(items[p]));
+      double bytes = 0;
+      for (const Item& it : items[p]) bytes += it.bytes, moved_ += it.weight;
+      ship(i, p, Channel::data, handover_tag, {}, bytes, amount, items[p]);
     }
   }
 
@@ -587,6 +595,7 @@ class DesRun {
   const bool integer_;
   const bool overdraft_;
   const bool dynamic_;  // nodes leave or join: ports of messages are checked on delivery
+  const bool faulty_;   // fault injection is on
   const std::vector<GraphChange>& changes_;
   bool notify_[channel_count] = {};
   std::vector<NodeState> nodes_;
