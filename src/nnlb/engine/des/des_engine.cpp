@@ -9,6 +9,7 @@
 #include "nnlb/engine/des/links.hpp"
 #include "nnlb/engine/holdings.hpp"
 #include "nnlb/engine/ledger.hpp"
+#include "nnlb/engine/node_context.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -59,33 +60,6 @@ struct NodeState : Holdings {
   bool in_band = false;
   bool idle = false;  // holds nothing
   double idle_since = 0, idle_time = 0, band_entry = 0;
-};
-
-class DesRun;
-
-class DesContext final : public Context {
- public:
-  explicit DesContext(DesRun& run) : run_(run) {}
-  void bind(NodeId node) { node_ = node; }
-  NodeId self() const override { return node_; }
-  double now() const override;
-  double speed() const override;
-  std::uint32_t degree() const override;
-  std::span<const NeighborInfo> neighbors() const override;
-  Rng& rng() override;
-  bool integer_load() const override;
-  double load() const override;
-  std::span<const Item> items() const override;
-  void send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
-            const Cargo& cargo) override;
-  std::span<const Message> take(Channel channel) override;
-  std::span<const Item> taken_items() const override;
-  void set_timer(double delay, std::uint32_t tag) override;
-  void detected_termination() override;
-
- private:
-  DesRun& run_;
-  NodeId node_ = 0;
 };
 
 class DesRun {
@@ -183,14 +157,14 @@ class DesRun {
   double now() const { return now_; }
   double speed(NodeId i) const { return platform_.node_speed(i); }
   std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(nodes_[i].ports.size()); }
-  std::span<const NeighborInfo> neighbors(NodeId i) const { return nodes_[i].ports.info; }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return nodes_[i].ports.info; }
   Rng& rng(NodeId i) { return rngs_[i]; }
   bool integer_load() const { return integer_; }
   double load(NodeId i) const { return nodes_[i].load; }
   std::span<const Item> items(NodeId i) const { return nodes_[i].items; }
 
-  void send(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
-            const Cargo& cargo) {
+  void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
+            double bytes, const Cargo& cargo) {
     NodeState& n = nodes_[i];
     if (p >= n.ports.size()) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
     if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
@@ -205,7 +179,7 @@ class DesRun {
     ship(i, p, channel, tag, value, bytes, cargo.load, carried);
   }
 
-  std::span<const Message> take(NodeId i, Channel channel) {
+  std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
     NodeState& n = nodes_[i];
     auto& box = n.mailbox[static_cast<std::size_t>(channel)];
     taken_.clear();
@@ -235,7 +209,7 @@ class DesRun {
     return taken_;
   }
 
-  std::span<const Item> taken_items() const { return taken_items_; }
+  std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
 
   void set_timer(NodeId i, double delay, std::uint32_t tag) {
     if (!(delay >= 0)) throw std::logic_error("negative timer delay");
@@ -609,7 +583,7 @@ class DesRun {
   std::vector<Item> taken_items_;
   EventQueue queue_;
   Ledger ledger_;
-  DesContext ctx_;
+  NodeContext<DesRun> ctx_;
   double now_ = 0, moved_ = 0, moved_at_sample_ = 0, detected_at_ = 0;
   NodeId in_band_ = 0, alive_ = 0;
   std::uint32_t next_change_ = 0;
@@ -617,23 +591,6 @@ class DesRun {
   std::uint64_t events_ = 0, carrying_sent_ = 0, samples_ = 0;
   std::uint64_t messages_[channel_count] = {};
 };
-
-double DesContext::now() const { return run_.now(); }
-double DesContext::speed() const { return run_.speed(node_); }
-std::uint32_t DesContext::degree() const { return run_.degree(node_); }
-std::span<const NeighborInfo> DesContext::neighbors() const { return run_.neighbors(node_); }
-Rng& DesContext::rng() { return run_.rng(node_); }
-bool DesContext::integer_load() const { return run_.integer_load(); }
-double DesContext::load() const { return run_.load(node_); }
-std::span<const Item> DesContext::items() const { return run_.items(node_); }
-void DesContext::send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
-                      const Cargo& cargo) {
-  run_.send(node_, to, channel, tag, value, bytes, cargo);
-}
-std::span<const Message> DesContext::take(Channel channel) { return run_.take(node_, channel); }
-std::span<const Item> DesContext::taken_items() const { return run_.taken_items(); }
-void DesContext::set_timer(double delay, std::uint32_t tag) { run_.set_timer(node_, delay, tag); }
-void DesContext::detected_termination() { run_.detected(node_); }
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "nnlb/engine/holdings.hpp"
 #include "nnlb/engine/ledger.hpp"
+#include "nnlb/engine/node_context.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
@@ -34,35 +35,12 @@ struct RoundNode : Holdings {
   std::uint32_t fresh[channel_count] = {};   // arrived this round: Agent::arrived still to call
 };
 
-class RoundsRun;
-
-class RoundsContext final : public Context {
- public:
-  RoundsContext(RoundsRun& run, std::vector<Posted>& outbox) : run_(run), outbox_(outbox) {}
-  void bind(NodeId node) { node_ = node; }
-  NodeId self() const override { return node_; }
-  double now() const override;
-  double speed() const override;
-  std::uint32_t degree() const override;
-  std::span<const NeighborInfo> neighbors() const override;
-  Rng& rng() override;
-  bool integer_load() const override;
-  double load() const override;
-  std::span<const Item> items() const override;
-  void send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
-            const Cargo& cargo) override;
-  std::span<const Message> take(Channel channel) override;
-  std::span<const Item> taken_items() const override { return taken_items_; }
-  void set_timer(double delay, std::uint32_t tag) override;
-  void detected_termination() override;
-
- private:
-  RoundsRun& run_;
-  std::vector<Posted>& outbox_;
-  NodeId node_ = 0;
-  std::vector<Message> taken_;
-  std::vector<Item> taken_items_;
-  mutable std::vector<NeighborInfo> neighbors_;
+// Per worker: what its nodes sent this round, and scratch for their Context calls.
+struct Lane {
+  std::vector<Posted> outbox;
+  std::vector<Message> taken;
+  std::vector<Item> taken_items;
+  std::vector<NeighborInfo> neighbors;
 };
 
 class RoundsRun {
@@ -85,13 +63,13 @@ class RoundsRun {
       rngs_.emplace_back(opt.seed, i);
     }
     const std::size_t blocks = block_count(g_.num_nodes());
-    outboxes_.resize(blocks);
-    for (std::size_t b = 0; b < blocks; ++b) contexts_.push_back(std::make_unique<RoundsContext>(*this, outboxes_[b]));
+    lanes_.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) contexts_.push_back(std::make_unique<NodeContext<RoundsRun>>(*this, b));
   }
 
   RunResult run() {
     RunResult r;
-    each_node([&](NodeId i, RoundsContext& ctx) {
+    each_node([&](NodeId i, NodeContext<RoundsRun>& ctx) {
       nodes_[i].agent = program_.make_agent(i);
       ctx.bind(i);
       nodes_[i].agent->start(ctx);
@@ -120,7 +98,7 @@ class RoundsRun {
       if (round_ >= opt_.max_rounds) break;
       ++round_;
       deliver();
-      each_node([&](NodeId i, RoundsContext& ctx) { act(i, ctx); });
+      each_node([&](NodeId i, NodeContext<RoundsRun>& ctx) { act(i, ctx); });
       st = sample(r, opt_.series_every > 0 && round_ % opt_.series_every == 0);
     }
     if (r.series.back().round != round_) sample(r, true);
@@ -143,20 +121,24 @@ class RoundsRun {
   double now() const { return static_cast<double>(round_); }
   double speed(NodeId i) const { return platform_.node_speed(i); }
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
-  void neighbors(NodeId i, std::vector<NeighborInfo>& out) const {
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t lane) {
+    std::vector<NeighborInfo>& out = lanes_[lane].neighbors;
     out.clear();
     for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
       const NodeId j = g_.target(s);
       out.push_back({j, g_.degree(j), platform_.node_speed(j), platform_.link_latency(s), platform_.link_bandwidth(s),
                      colors_ ? static_cast<std::int32_t>((*colors_)[s]) : -1, initial_[j]});
     }
+    return out;
   }
   Rng& rng(NodeId i) { return rngs_[i]; }
   bool integer_load() const { return integer_; }
-  const RoundNode& node(NodeId i) const { return nodes_[i]; }
+  double load(NodeId i) const { return nodes_[i].load; }
+  std::span<const Item> items(NodeId i) const { return nodes_[i].items; }
+  std::span<const Item> taken_items(std::size_t lane) const { return lanes_[lane].taken_items; }
 
-  void send(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, const Cargo& cargo,
-            std::vector<Posted>& outbox) {
+  void send(NodeId i, std::size_t lane, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
+            double /*bytes: rounds take no time*/, const Cargo& cargo) {
     RoundNode& n = nodes_[i];
     if (p >= g_.degree(i)) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
     if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
@@ -173,11 +155,13 @@ class RoundsRun {
     n.load -= cargo.load;
     if (!cargo.items.empty()) post.items = n.extract(cargo.items);
     post.msg.item_count = static_cast<std::uint32_t>(post.items.size());
-    outbox.push_back(std::move(post));
+    lanes_[lane].outbox.push_back(std::move(post));
   }
 
-  std::span<const Message> take(NodeId i, Channel channel, std::vector<Message>& taken, std::vector<Item>& items) {
+  std::span<const Message> take(NodeId i, std::size_t lane, Channel channel) {
     RoundNode& n = nodes_[i];
+    std::vector<Message>& taken = lanes_[lane].taken;
+    std::vector<Item>& items = lanes_[lane].taken_items;
     taken.clear();
     items.clear();
     for (Posted& p : n.inbox[static_cast<std::size_t>(channel)]) {
@@ -195,7 +179,7 @@ class RoundsRun {
     nodes_[i].timers.push_back({round_ + rounds, tag});
   }
 
-  void detected() {
+  void detected(NodeId) {
     std::lock_guard lock(detect_mutex_);
     if (!detected_at_) detected_at_ = static_cast<double>(round_);
   }
@@ -210,8 +194,8 @@ class RoundsRun {
 
   // Moves last round's messages into their receivers' inboxes, in sender order.
   void deliver() {
-    for (auto& box : outboxes_) {
-      for (Posted& p : box) {
+    for (Lane& lane : lanes_) {
+      for (Posted& p : lane.outbox) {
         const auto c = static_cast<std::size_t>(p.msg.channel);
         moved_ += p.msg.load;
         for (const Item& it : p.items) moved_ += it.weight;
@@ -219,12 +203,12 @@ class RoundsRun {
         ++nodes_[p.to].fresh[c];
         nodes_[p.to].inbox[c].push_back(std::move(p));
       }
-      box.clear();
+      lane.outbox.clear();
     }
   }
 
   // A node's round: arrivals it asked to hear of, then its due timers.
-  void act(NodeId i, RoundsContext& ctx) {
+  void act(NodeId i, NodeContext<RoundsRun>& ctx) {
     RoundNode& n = nodes_[i];
     ctx.bind(i);
     for (std::size_t c = 0; c < channel_count; ++c) {
@@ -243,8 +227,8 @@ class RoundsRun {
   bool in_band(const LoadStats& st) const { return st.max - st.mean <= opt_.band * st.mean && st.mean - st.min <= opt_.band * st.mean; }
 
   bool quiet() const {
-    for (const auto& box : outboxes_)
-      if (!box.empty()) return false;
+    for (const Lane& lane : lanes_)
+      if (!lane.outbox.empty()) return false;
     for (const RoundNode& n : nodes_)
       if (!n.timers.empty()) return false;
     return true;
@@ -263,8 +247,8 @@ class RoundsRun {
       for (const auto& box : n.inbox)
         for (const Posted& p : box) count(p, c);
     }
-    for (const auto& box : outboxes_)
-      for (const Posted& p : box) count(p, c);
+    for (const Lane& lane : lanes_)
+      for (const Posted& p : lane.outbox) count(p, c);
     r.summary.final_total = c.load;
     r.summary.max_conservation_error =
         std::max(r.summary.max_conservation_error, ledger_.check(std::move(c), integer_, "round " + std::to_string(round_)));
@@ -290,8 +274,8 @@ class RoundsRun {
   std::vector<RoundNode> nodes_;
   std::vector<double> initial_;
   std::vector<Rng> rngs_;
-  std::vector<std::vector<Posted>> outboxes_;  // per block of nodes: sent this round
-  std::vector<std::unique_ptr<RoundsContext>> contexts_;
+  std::vector<Lane> lanes_;  // one per block of nodes
+  std::vector<std::unique_ptr<NodeContext<RoundsRun>>> contexts_;
   Ledger ledger_;
   std::mutex detect_mutex_;
   std::optional<double> detected_at_;
@@ -299,25 +283,6 @@ class RoundsRun {
   double moved_ = 0, moved_at_sample_ = 0;
   std::uint64_t messages_[channel_count] = {};
 };
-
-double RoundsContext::now() const { return run_.now(); }
-double RoundsContext::speed() const { return run_.speed(node_); }
-std::uint32_t RoundsContext::degree() const { return run_.degree(node_); }
-std::span<const NeighborInfo> RoundsContext::neighbors() const {
-  run_.neighbors(node_, neighbors_);
-  return neighbors_;
-}
-Rng& RoundsContext::rng() { return run_.rng(node_); }
-bool RoundsContext::integer_load() const { return run_.integer_load(); }
-double RoundsContext::load() const { return run_.node(node_).load; }
-std::span<const Item> RoundsContext::items() const { return run_.node(node_).items; }
-void RoundsContext::send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double /*bytes*/,
-                         const Cargo& cargo) {
-  run_.send(node_, to, channel, tag, value, cargo, outbox_);
-}
-std::span<const Message> RoundsContext::take(Channel channel) { return run_.take(node_, channel, taken_, taken_items_); }
-void RoundsContext::set_timer(double delay, std::uint32_t tag) { run_.set_timer(node_, delay, tag); }
-void RoundsContext::detected_termination() { run_.detected(); }
 
 }  // namespace
 
