@@ -35,11 +35,14 @@ class AsyncAgent final : public Agent {
   void start(Context& ctx) override {
     edges_.assign(ctx.degree(), EdgeState{});
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
-    // A node starts knowing its neighbours' initial loads (set-up knowledge).
-    const auto infos = ctx.neighbors();
-    for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = infos[p].initial_load;
-    ctx.set_timer(0, balance_timer);
-    ctx.set_timer(0, compute_timer);
+    if (opt_.initial_knowledge) {
+      const auto infos = ctx.neighbors();
+      for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = infos[p].initial_load;
+    }
+    const double offset = opt_.stagger ? ctx.rng().uniform(0, opt_.lb_period) : 0.0;
+    if (opt_.compute_first) ctx.set_timer(0, compute_timer);
+    ctx.set_timer(offset, balance_timer);
+    if (!opt_.compute_first) ctx.set_timer(0, compute_timer);
   }
 
   void timer(Context& ctx, std::uint32_t tag) override {
@@ -67,7 +70,8 @@ class AsyncAgent final : public Agent {
   }
 
  private:
-  // Computing process: take received load, send what the balancer decided, compute.
+  // Computing process: take received load, send what the balancer decided, compute (all the load
+  // held, or the next slice of the current iteration).
   void compute(Context& ctx) {
     waiting_ = false;
     for (const Message& m : ctx.take(Channel::data)) {
@@ -84,10 +88,18 @@ class AsyncAgent final : public Agent {
       real -= amount;
       ctx.send(p, Channel::data, load_tag, {}, amount * opt_.bytes_per_unit, {.load = amount});
     }
-    if (real > 0) {
+    if (opt_.compute_chunk > 0 && real > 0) {
+      // Load sent away leaves the iteration; load received waits for the next one.
+      todo_ = todo_ > 0 ? std::min(todo_, real) : real;
+      const double rate = ctx.speed() / opt_.flops_per_unit;  // units per second
+      const double slice = std::min(todo_, opt_.compute_chunk * rate);
+      todo_ -= slice;
+      ctx.set_timer(std::max(slice / rate, opt_.comp_min_period), compute_timer);
+    } else if (real > 0) {
       const double work = real * opt_.flops_per_unit / ctx.speed();
       ctx.set_timer(std::max(work, opt_.comp_min_period), compute_timer);
     } else {
+      todo_ = 0;
       waiting_ = true;  // woken by the next data message
     }
   }
@@ -136,6 +148,7 @@ class AsyncAgent final : public Agent {
   double announced_ = 0;        // virtual load announced to this node, not yet received
   std::uint64_t steps_ = 0;     // balancing steps so far
   bool waiting_ = false;        // the computing process waits for data
+  double todo_ = 0;             // compute_chunk: units left in the current iteration
 };
 
 }  // namespace

@@ -31,6 +31,13 @@ struct AsyncBalancerOptions {
   // Dimension exchange: in its k-th step a node balances with the neighbour whose edge has
   // colour k mod colors (NeighborInfo::color); nodes without such an edge skip the step.
   std::uint32_t colors = 0;
+  // Choices the paper leaves open (docs/reproductions/couturier.md measures their effect):
+  bool compute_first = false;     // at t = 0 the computing process runs before the balancing one
+  bool stagger = false;           // balancing processes start at a random offset in [0, lb_period)
+  bool initial_knowledge = true;  // a node starts knowing its neighbours' loads (else 0 until reports)
+  // > 0: the computing process works in slices of at most this many seconds and ships decided
+  // load between slices (a runtime that polls while it computes); 0: an iteration is atomic.
+  double compute_chunk = 0;
 };
 
 class AsyncBalancer final : public Program {

@@ -90,6 +90,11 @@ DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t en
   b.control_bytes = s.number("des.control_bytes");
   b.lb_period = s.number("des.lb_period");
   b.comp_min_period = s.number("des.comp_min_period");
+  b.compute_first = s.boolean("des.compute_first");
+  b.stagger = s.boolean("des.stagger");
+  b.initial_knowledge = s.boolean("des.initial_knowledge");
+  b.compute_chunk = s.number("des.compute_chunk");
+  require(b.compute_chunk >= 0, s, "des.compute_chunk", "must be >= 0");
   DesOptions& o = d.engine;
   const double sample_period = s.number("des.sample_period");
   o.sample_period = sample_period > 0 ? sample_period : 10 * b.lb_period;
@@ -100,6 +105,7 @@ DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t en
   require(b.control_bytes >= 0, s, "des.control_bytes", "must be >= 0");
   require(o.band > 0, s, "stop.band", "must be > 0");
   require(sample_period >= 0, s, "des.sample_period", "must be >= 0");
+  o.separate_control = s.boolean("des.separate_control");
   o.record_load_history = s.integer("output.load_history") > 0;
   o.record_series = s.integer("output.series_every") > 0;
   o.record_final_load = s.boolean("output.final_load");

@@ -26,16 +26,22 @@ struct Ports {
   std::vector<NeighborInfo> info;
   std::vector<Port> back;       // the peer's port of the same link
   std::vector<double> free_at;  // when the wire towards the peer is free again
+  std::vector<double> control_free_at;  // the same for control messages on a lane of their own
   std::size_t size() const { return info.size(); }
-  void push_back(const NeighborInfo& i, Port b, double free) { info.push_back(i), back.push_back(b), free_at.push_back(free); }
+  void push_back(const NeighborInfo& i, Port b, double free) {
+    info.push_back(i), back.push_back(b), free_at.push_back(free), control_free_at.push_back(free);
+  }
   void erase(Port p) {
     info.erase(info.begin() + p), back.erase(back.begin() + p), free_at.erase(free_at.begin() + p);
+    control_free_at.erase(control_free_at.begin() + p);
   }
-  // Sends `bytes` towards port p at `now`; returns the arrival time (links.hpp).
-  double deliver(Port p, double now, double bytes) {
-    LinkDirection link{info[p].latency, info[p].bandwidth, free_at[p]};
+  // Sends `bytes` towards port p at `now` on the shared lane or the control lane; returns the
+  // arrival time (links.hpp).
+  double deliver(Port p, double now, double bytes, bool control_lane) {
+    double& free = control_lane ? control_free_at[p] : free_at[p];
+    LinkDirection link{info[p].latency, info[p].bandwidth, free};
     const double arrival = link.deliver(now, bytes);
-    free_at[p] = link.free_at;
+    free = link.free_at;
     return arrival;
   }
 };
@@ -247,7 +253,7 @@ class DesRun {
       if (hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
       if (hits(opt_.faults.duplicate_every, k)) copies = 2;
     }
-    const double arrival = out.deliver(p, now_, bytes);
+    const double arrival = out.deliver(p, now_, bytes, opt_.separate_control && channel == Channel::control);
     const NodeId to = out.info[p].id;
     for (int c = 0; c < copies; ++c) {
       const bool notify = notify_[static_cast<std::size_t>(channel)];

@@ -54,6 +54,9 @@ struct DesOptions {
   bool record_load_history = false;
   bool record_final_load = false;
   std::uint64_t seed = 1;
+  // Control messages travel on a lane of their own instead of queueing behind data on the same
+  // link and direction (a choice Couturier et al. leave open).
+  bool separate_control = false;
   FaultInjection faults;
 };
 
