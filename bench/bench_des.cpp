@@ -4,9 +4,9 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/model/load.hpp"
-#include "nnlb/policy/registry.hpp"
 
 namespace {
 

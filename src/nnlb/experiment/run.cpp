@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/topology.hpp"
-#include "nnlb/policy/registry.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/rng.hpp"
 #include "nnlb/version.hpp"
