@@ -5,9 +5,9 @@
 #include <sys/resource.h>
 
 #include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/model/load.hpp"
-#include "nnlb/policy/registry.hpp"
 
 namespace {
 

@@ -26,12 +26,12 @@
 #include <string_view>
 #include <vector>
 
+#include "nnlb/catalog/parameters.hpp"
 #include "nnlb/engine/sync/grid_stencil.hpp"
 #include "nnlb/engine/sync/linear_kernels.hpp"
 #include "nnlb/model/graph.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/topology.hpp"
-#include "nnlb/policy/parameters.hpp"
 #include "nnlb/util/parallel.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include "nnlb/engine/sync/rounds_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/model/load.hpp"
-#include "nnlb/policy/registry.hpp"
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 

@@ -5,11 +5,11 @@
 #include <numeric>
 
 #include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
 #include "nnlb/model/load.hpp"
-#include "nnlb/policy/registry.hpp"
 
 namespace nnlb {
 namespace {

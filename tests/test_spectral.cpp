@@ -8,13 +8,13 @@
 #include <numbers>
 #include <string>
 
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/policy/diffusion.hpp"
-#include "nnlb/policy/registry.hpp"
 #include "nnlb/spectral/analysis.hpp"
 #include "nnlb/spectral/spectrum.hpp"
 #include "nnlb/util/parallel.hpp"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/sync/grid_stencil.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -14,7 +15,6 @@
 #include "nnlb/model/topology.hpp"
 #include "nnlb/policy/diffusion.hpp"
 #include "nnlb/policy/dimension_exchange.hpp"
-#include "nnlb/policy/registry.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 

@@ -1,8 +1,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/model/topology.hpp"
-#include "nnlb/policy/registry.hpp"
 
 namespace nnlb::cli {
 

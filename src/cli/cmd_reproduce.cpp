@@ -6,10 +6,10 @@
 
 #include "commands.hpp"
 #include "paths.hpp"
+#include "nnlb/experiment/progress.hpp"
 #include "nnlb/experiment/report.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
-#include "nnlb/util/progress.hpp"
 
 namespace nnlb::cli {
 

@@ -6,9 +6,9 @@
 #include "commands.hpp"
 #include "mpi_world.hpp"
 #include "nnlb/experiment/format.hpp"
+#include "nnlb/experiment/progress.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
-#include "nnlb/util/progress.hpp"
 
 namespace nnlb::cli {
 

@@ -5,12 +5,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/result.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/topology.hpp"
-#include "nnlb/policy/registry.hpp"
 
 namespace nnlb {
 

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/rng.hpp"
@@ -168,7 +167,9 @@ Graph make_random_regular(NodeId n, std::uint32_t d, std::uint64_t seed) {
 }
 
 Graph make_erdos_renyi(NodeId n, double p, std::uint64_t seed) {
-  const std::string what = fmt::format("erdos-renyi:{},{}", n, p);
+  char p_text[32];
+  const auto p_end = std::to_chars(p_text, p_text + sizeof p_text, p, std::chars_format::general).ptr;  // as fmt's "{}" for p <= 1
+  const std::string what = "erdos-renyi:" + std::to_string(n) + "," + std::string(p_text, p_end);
   if (n < 1 || !(p > 0.0 && p <= 1.0)) throw InputError(what + ": needs N >= 1 and P in (0, 1]");
   for (std::uint64_t draw = 0; draw < max_draws; ++draw) {
     Rng rng(seed, draw);

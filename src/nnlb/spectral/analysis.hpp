@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/model/edge_coloring.hpp"
+#include "nnlb/model/port.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/policy/policy.hpp"
 

@@ -12,12 +12,11 @@
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
+#include "nnlb/model/port.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {
-
-enum class PortModel { all, one };
 
 // Which nodes balance in a round (Xu et al. sec. 2: the set I(t)).
 struct Invocation {

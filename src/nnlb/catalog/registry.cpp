@@ -1,10 +1,10 @@
-#include "nnlb/policy/registry.hpp"
+#include "nnlb/catalog/registry.hpp"
 
+#include "nnlb/catalog/parameters.hpp"
 #include "nnlb/policy/bertsekas_tsitsiklis.hpp"
 #include "nnlb/policy/best_effort.hpp"
 #include "nnlb/policy/diffusion.hpp"
 #include "nnlb/policy/dimension_exchange.hpp"
-#include "nnlb/policy/parameters.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb {

@@ -1,4 +1,4 @@
-#include "nnlb/policy/parameters.hpp"
+#include "nnlb/catalog/parameters.hpp"
 
 #include <cmath>
 #include <numbers>

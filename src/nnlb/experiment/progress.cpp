@@ -1,4 +1,4 @@
-#include "nnlb/util/progress.hpp"
+#include "nnlb/experiment/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,0 +1,55 @@
+# cmake -DBUILD_DIR=<nnlb build> -DCONSUMER_DIR=<this folder> -DWORK_DIR=<scratch> [-DCONFIG=Release]
+#       [-DGENERATOR=Ninja] [-DCXX=<compiler>] -P run.cmake
+# Installs the nnlb build into WORK_DIR/prefix, builds the consumer project against it with
+# find_package(nnlb), runs it and checks its output.
+cmake_minimum_required(VERSION 3.25)
+foreach(var BUILD_DIR CONSUMER_DIR WORK_DIR)
+  if(NOT ${var})
+    message(FATAL_ERROR "run.cmake: ${var} is not set")
+  endif()
+endforeach()
+if(NOT CONFIG)
+  set(CONFIG Release)
+endif()
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install_consumer: ${what} failed (${rc}):\n${out}")
+  endif()
+  set(output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+run("install" ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}" --config ${CONFIG})
+
+file(GLOB_RECURSE config "${prefix}/*/cmake/nnlb/nnlbConfig.cmake")
+if(NOT config)
+  message(FATAL_ERROR "install_consumer: no nnlbConfig.cmake installed under ${prefix}")
+endif()
+get_filename_component(config_dir "${config}" DIRECTORY)
+foreach(file ${config_dir}/nnlbConfigVersion.cmake ${config_dir}/nnlbTargets.cmake ${prefix}/include/nnlb/version.hpp
+             ${prefix}/include/nnlb/model/graph.hpp ${prefix}/include/nnlb/model/port.hpp)
+  if(NOT EXISTS "${file}")
+    message(FATAL_ERROR "install_consumer: ${file} was not installed")
+  endif()
+endforeach()
+
+set(configure ${CMAKE_COMMAND} -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_BUILD_TYPE=${CONFIG})
+if(GENERATOR)
+  list(APPEND configure -G "${GENERATOR}")
+endif()
+if(CXX)
+  list(APPEND configure -DCMAKE_CXX_COMPILER=${CXX})
+endif()
+run("configuring the consumer" ${configure})
+run("building the consumer" ${CMAKE_COMMAND} --build "${WORK_DIR}/build" --config ${CONFIG})
+
+find_program(consumer consumer PATHS "${WORK_DIR}/build" "${WORK_DIR}/build/${CONFIG}" NO_DEFAULT_PATH REQUIRED)
+run("running the consumer" "${consumer}")
+if(NOT output MATCHES "^nodes 16 rounds [1-9][0-9]* total 800.0\n$")
+  message(FATAL_ERROR "install_consumer: unexpected output: '${output}'")
+endif()
+message(STATUS "install_consumer: ${output}")
