@@ -51,7 +51,7 @@ DesCase des_case(const std::string& topology, const std::string& algorithm, doub
   DesCase c{make_topology(topology, 3), {}};
   PolicySpec spec;
   spec.algorithm = algorithm;
-  spec.leveling = leveling;
+  if (leveling != 1) spec.values["leveling"] = std::to_string(leveling);
   c.built = make_policy(spec, c.topo);
   return c;
 }

@@ -32,7 +32,10 @@ struct Case {
 Case make_case(const std::string& topology, const std::string& algorithm, const std::string& alpha = {},
                const std::string& lambda = {}) {
   Case c{make_topology(topology, 7), {}, {}};
-  c.built = make_policy({algorithm, alpha, lambda, {}}, c.topo);
+  PolicySpec spec{algorithm, {}};
+  if (!alpha.empty()) spec.values["alpha"] = alpha;
+  if (!lambda.empty()) spec.values["lambda"] = lambda;
+  c.built = make_policy(spec, c.topo);
   if (c.built.policy->pairing() == Pairing::matching) c.coloring = edge_coloring_for(c.topo);
   return c;
 }

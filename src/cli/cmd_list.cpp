@@ -11,9 +11,9 @@ Action add_list(CLI::App&) {
     fmt::print("Topologies (topology = \"...\"):\n");
     for (const auto& [spec, doc] : topology_catalog()) fmt::print("  {:<22} {}\n", spec, doc);
     fmt::print("\nPolicies (algorithm = \"...\"):\n");
-    for (const auto& p : policy_catalog()) {
+    for (const auto& p : policy_catalog().entries()) {
       fmt::print("  {:<6} {}\n", p.name, p.summary);
-      for (const auto& param : p.parameters) fmt::print("         {}\n", param);
+      for (const auto& param : p.help) fmt::print("         {}\n", param);
     }
     fmt::print("\nScenario keys (TOML tables or --set KEY=VALUE):\n");
     for (const auto& k : scenario_keys()) {

@@ -1,7 +1,11 @@
 #pragma once
-// Builds a policy from its scenario keys. Xu's four named algorithms fix their parameter:
-//   adf = fos with alpha adf, odf = fos with alpha odf, ade = de with lambda 1/2, ode = de with
-//   lambda ode; fos, de and sos take `alpha`, `lambda`, `beta` from the scenario.
+// The policy catalog. Every policy family registers itself from its own file under
+// catalog/policies/ (a function register_<file name>(PolicyCatalog&), found by the build): its
+// names, a summary, the scenario keys it reads, and how to build it from their values and the
+// topology. `nnlb list`, the scenario keys and make_policy all come from here, so adding a policy
+// touches its own files only.
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,19 +15,23 @@
 
 namespace nnlb {
 
-struct PolicySpec {
-  std::string algorithm = "fos";
-  std::string alpha;   // empty: the algorithm's default
-  std::string lambda;  // empty: the algorithm's default
-  std::string beta;    // empty: "optimal"
-  double leveling = 1;     // best effort's k (sec. 5.2 of Couturier et al.)
-  bool ping_pong = false;  // Bertsekas–Tsitsiklis: enforce the ping-pong condition (Eq. 2)
+// A scenario key a policy reads.
+struct PolicyKey {
+  enum class Type { number, boolean, text_or_number } type = Type::text_or_number;
+  std::string name;
+  std::string default_value;  // as the scenario writes it; "" = unset
+  std::string doc;
 };
 
-struct PolicyInfo {
-  std::string name;
-  std::string summary;
-  std::vector<std::string> parameters;  // "alpha: cybenko|adf|boillat|odf|optimal|NUMBER (default cybenko)"
+// The policy keys of one run, as text ("" = unset: the policy's default).
+struct PolicySpec {
+  std::string algorithm = "fos";
+  std::map<std::string, std::string> values;
+
+  std::string text(const std::string& key) const;
+  // The key as a number, or `fallback` when unset; InputError (naming the key) when not a number.
+  double number(const std::string& key, double fallback) const;
+  bool boolean(const std::string& key) const;  // "true" / "false" (unset: false)
 };
 
 struct BuiltPolicy {
@@ -32,9 +40,33 @@ struct BuiltPolicy {
   std::vector<std::pair<std::string, double>> parameters;
 };
 
-// Throws InputError naming the key (algorithm, alpha, lambda, beta) when the choice is bad.
-BuiltPolicy make_policy(const PolicySpec& spec, const Topology& topo);
+struct PolicyEntry {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string summary;
+  std::vector<std::string> reads;  // names of the keys it reads (declared in `keys` of some entry)
+  std::vector<std::string> fixes;  // keys it fixes itself (e.g. ade fixes lambda): setting one is an error
+  std::vector<PolicyKey> keys;     // keys it declares, with type, default and doc
+  std::vector<std::string> help;   // lines for `nnlb list`
+  std::function<BuiltPolicy(const PolicySpec&, const Topology&)> build;
+};
 
-std::vector<PolicyInfo> policy_catalog();
+class PolicyCatalog {
+ public:
+  void add(PolicyEntry entry);
+  const std::vector<PolicyEntry>& entries() const { return entries_; }
+  const PolicyEntry* find(const std::string& name) const;  // by name or alias
+  // Every key any policy reads, once, in registration order.
+  std::vector<PolicyKey> keys() const;
+
+ private:
+  std::vector<PolicyEntry> entries_;
+};
+
+const PolicyCatalog& policy_catalog();
+
+// Builds the policy `spec.algorithm` names. Throws InputError naming the key: an unknown
+// algorithm, a key set that the algorithm does not read or fixes itself, a bad value.
+BuiltPolicy make_policy(const PolicySpec& spec, const Topology& topo);
 
 }  // namespace nnlb

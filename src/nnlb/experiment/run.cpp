@@ -139,7 +139,9 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
   const NodeId n = p.topology.graph.num_nodes();
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
   p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
-  const PolicySpec spec{s.text("algorithm"), s.text("alpha"), s.text("lambda"), s.text("beta"), s.number("leveling"), s.boolean("ping_pong")};
+  PolicySpec spec{s.text("algorithm"), {}};
+  for (const PolicyKey& key : policy_catalog().keys())
+    if (s.is_set(key.name)) spec.values[key.name] = s.text(key.name);
   p.policy = located(s, "", [&] { return make_policy(spec, p.topology); });
   p.platform.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), n, seeds.platform, s.base_dir()); });
   p.platform.latency = {s.number("platform.latency")};

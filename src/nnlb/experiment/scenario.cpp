@@ -8,6 +8,7 @@
 
 #include <toml++/toml.h>
 
+#include "nnlb/catalog/registry.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb {
@@ -17,8 +18,27 @@ namespace {
 using Type = KeyInfo::Type;
 using nlohmann::json;
 
+// The policies' keys come from the policy catalog, after `algorithm`.
+std::vector<KeyInfo> policy_keys() {
+  std::vector<KeyInfo> out;
+  for (const PolicyKey& k : policy_catalog().keys()) {
+    switch (k.type) {
+      case PolicyKey::Type::number:
+        out.push_back({k.name, Type::number, k.default_value.empty() ? json(nullptr) : json(std::stod(k.default_value)), k.doc, {}});
+        break;
+      case PolicyKey::Type::boolean:
+        out.push_back({k.name, Type::boolean, k.default_value.empty() ? json(nullptr) : json(k.default_value == "true"), k.doc, {}});
+        break;
+      case PolicyKey::Type::text_or_number:
+        out.push_back({k.name, Type::text_or_number, k.default_value.empty() ? json(nullptr) : json(k.default_value), k.doc, {}});
+        break;
+    }
+  }
+  return out;
+}
+
 std::vector<KeyInfo> make_keys() {
-  return {
+  std::vector<KeyInfo> keys = {
       {"name", Type::string, "", "free label of the scenario", {}},
       {"description", Type::string, "", "free text", {}},
       {"engine", Type::string, "sync", "engine that runs the policy: synchronous rounds or discrete events", {"sync", "des"}},
@@ -28,11 +48,6 @@ std::vector<KeyInfo> make_keys() {
        {"auto", "rounds", "async"}},
       {"topology", Type::string, "torus:8x8", "graph spec (see `nnlb list`)", {}},
       {"algorithm", Type::string, "fos", "balancing policy (see `nnlb list`)", {}},
-      {"alpha", Type::text_or_number, nullptr, "diffusion parameter: cybenko|adf|boillat|odf|optimal|NUMBER", {}},
-      {"lambda", Type::text_or_number, nullptr, "dimension-exchange parameter: ade|ode|NUMBER", {}},
-      {"beta", Type::text_or_number, nullptr, "SOS parameter: optimal|NUMBER in (0,2)", {}},
-      {"leveling", Type::number, 1.0, "best effort: leveling parameter k (amounts divided by k)", {}},
-      {"ping_pong", Type::boolean, false, "Bertsekas-Tsitsiklis: enforce the ping-pong condition (Eq. 2)", {}},
       {"port", Type::string, "all", "communication model: all-port or one-port step accounting", {"all", "one"}},
       {"de.sweep_cost", Type::string, "colours",
        "dimension exchange: each colour class costs a step, or a whole sweep costs one step", {"colours", "one"}},
@@ -74,6 +89,10 @@ std::vector<KeyInfo> make_keys() {
       {"output.final_load", Type::boolean, false, "include every node's final load in the record", {}},
       {"output.load_history", Type::integer, std::int64_t{0}, "record every node's load every k rounds, for heat maps (0: off)", {}},
   };
+  const auto algorithm = std::find_if(keys.begin(), keys.end(), [](const KeyInfo& k) { return k.name == "algorithm"; });
+  const std::vector<KeyInfo> policy = policy_keys();
+  keys.insert(algorithm + 1, policy.begin(), policy.end());
+  return keys;
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
