@@ -42,6 +42,16 @@ std::string label_of(const json& record, const std::vector<std::string>& group) 
   return label.empty() ? "all" : label;
 }
 
+// A CSV field in double quotes ("" for a quote inside); control characters become spaces.
+std::string csv_text(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += "\"\"";
+    else out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  }
+  return out + "\"";
+}
+
 double as_number(const json& v, const std::string& field, const std::string& where) {
   if (v.is_number()) return v.get<double>();
   throw InputError(where, field, "is not a number in the records (" + v.dump() + ")");
@@ -220,7 +230,7 @@ json xy_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart,
       const double mean = mean_of(ys), lo = *std::min_element(ys.begin(), ys.end()), hi = *std::max_element(ys.begin(), ys.end());
       cs.x.push_back(x);
       cs.y.push_back(mean);
-      csv += fmt::format("\"{}\",{:.10g},{:.10g},{:.10g},{:.10g},{}\n", label, x, mean, lo, hi, ys.size());
+      csv += fmt::format("{},{:.10g},{:.10g},{:.10g},{:.10g},{}\n", csv_text(label), x, mean, lo, hi, ys.size());
       rows.push_back({{"group", label}, {"x", x}, {"mean", mean}, {"min", lo}, {"max", hi}, {"samples", ys.size()}});
     }
     if (ps.kind == "fit" && cs.x.size() >= 2) {
@@ -244,7 +254,7 @@ json xy_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart,
   if (ps.kind == "fit") {
     csv += "\ngroup,exponent,coefficient,r2\n";
     for (const auto& f : fits)
-      csv += fmt::format("\"{}\",{:.4f},{:.6g},{:.4f}\n", f["group"].get<std::string>(), f["exponent"].get<double>(),
+      csv += fmt::format("{},{:.4f},{:.6g},{:.4f}\n", csv_text(f["group"].get<std::string>()), f["exponent"].get<double>(),
                          f["coefficient"].get<double>(), f["r2"].get<double>());
     table["fits"] = fits;
   }
@@ -300,7 +310,7 @@ json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& char
       const std::size_t absent = missing[{cluster, bar}];
       const double mean = v.empty() ? std::numeric_limits<double>::quiet_NaN() : mean_of(v);
       cs.y.push_back(mean);
-      csv += fmt::format("\"{}\",\"{}\",{},{},{}\n", cluster, bar, v.empty() ? "" : fmt::format("{:.10g}", mean), v.size(), absent);
+      csv += fmt::format("{},{},{},{},{}\n", csv_text(cluster), csv_text(bar), v.empty() ? "" : fmt::format("{:.10g}", mean), v.size(), absent);
       rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", v.empty() ? json(nullptr) : json(mean)}, {"samples", v.size()}, {"missing", absent}});
     }
     chart.series.push_back(std::move(cs));
