@@ -12,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nnlb/experiment/scenario.hpp"
 #include "nnlb/experiment/study.hpp"
+#include "nnlb/util/error.hpp"
 
 namespace nnlb {
 namespace {
@@ -61,6 +63,15 @@ Outcome nnlb_in(const fs::path& cwd, const std::vector<std::string>& args) {
   fs::remove(out);
   fs::remove(err);
   return r;
+}
+
+std::size_t lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+// The project rule for bad input: exit status 2, one line on stderr holding `expect`.
+void expect_refused(const Outcome& o, const std::string& expect, const std::string& what) {
+  EXPECT_EQ(o.status, 2) << what << "\n  stderr: " << o.err;
+  EXPECT_EQ(lines(o.err), 1u) << what << "\n  stderr: " << o.err;
+  EXPECT_NE(o.err.find(expect), std::string::npos) << what << "\n  stderr: " << o.err;
 }
 
 // Files in `dir` whose name starts with "PWNED": each would be a command that ran.
@@ -139,6 +150,116 @@ TEST(PlotText, EveryChartKindQuotesItsTexts) {
   EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
   fs::current_path(cwd);
   fs::remove_all(dir);
+}
+
+struct BadFile {
+  std::string text;    // the sweep file
+  std::string expect;  // in the error line
+};
+
+TEST(BadInput, IllTypedSweepFileValuesAreOneLineExitTwo) {
+  const fs::path dir = fresh_dir("types");
+  const std::string plot = "[plot.p]\nx = \"topology.nodes\"\ny = \"summary.steps\"\n";
+  const std::vector<BadFile> cases = {
+      {"[study]\nrepeat = \"three\"\n", "key 'study.repeat': expected an integer in 1..100000, got \"three\""},
+      {"[study]\nrepeat = -3\n", "key 'study.repeat': expected an integer in 1..100000, got -3"},
+      {"[study]\nrepeat = 0\n", "key 'study.repeat'"},
+      {"[study]\nrepeat = 1e30\n", "key 'study.repeat'"},
+      {"[study]\nseed = \"x\"\n", "key 'study.seed'"},
+      {"[study]\nkeep_series = 1\n", "key 'study.keep_series': expected true or false"},
+      {"[study]\ntitle = 7\n", "key 'study.title': expected a string, got 7"},
+      {"[study]\nscenario = [1]\n", "key 'study.scenario'"},
+      {plot + "logy = \"yes\"\n", "key 'plot.p.logy': expected true or false, got \"yes\""},
+      {plot + "title = 7\n", "key 'plot.p.title': expected a string"},
+      {plot + "where = 5\n", "key 'plot.p.where': expected a string or a list of strings, got 5"},
+      {plot + "labels = [1, 2]\n", "key 'plot.p.labels'"},
+      {plot + "x_max = \"far\"\n", "key 'plot.p.x_max': expected a number >= 0"},
+      {"[plot.p]\nx = 3\ny = \"summary.steps\"\n", "key 'plot.p.x': expected a string"},
+      {"[base]\nstop.time = inf\n", "[base]: key 'stop.time': expected a finite number, got inf"},
+      {"[base]\nstop.steps = 1e30\n", "[base]: key 'stop.steps': expected a non-negative integer, got 1e+30"},
+      {"[sweep]\nseed = [1, 2]\ntopology = [\"mesh:4x4\"]\nalgorithm = [\"adf\"]\nalpha = [0.1, 0.2, 0.3]\n"
+       "stop.steps = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n[study]\nrepeat = 100000\n",
+       "key 'sweep': 6e+06 runs (points x repeat), more than the 1000000 a sweep may hold"},
+  };
+  for (const auto& c : cases) {
+    std::ofstream(dir / "s.toml") << c.text;
+    expect_refused(nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl"}), std::string("s.toml") + (c.expect.starts_with("[") ? " " : ": ") + c.expect,
+                   c.text);
+    EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << c.text;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, ABadLaterPointRunsNothing) {
+  const fs::path dir = fresh_dir("later-point");
+  std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 5\n[sweep]\ntopology = [\"mesh:4x4\", \"mesh:6x6\", \"star:5\"]\n"
+                                   "algorithm = [\"odf\"]\n";
+  const auto o = nnlb_in(dir, {"sweep", "s.toml", "-q", "--threads", "1", "--store", "s.jsonl"});
+  expect_refused(o, "s.toml: key 'alpha': 'odf' is defined only on meshes", "odf on a star");
+  EXPECT_NE(o.err.find("(sweep point algorithm=odf topology=star:5)"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << "no run may start before every point is checked";
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, EmptyTextUnsetsAnOptionalKey) {
+  Scenario s;
+  s.set("stop.imbalance", 1.0, "test");
+  s.set("stop.imbalance", "", "test");
+  EXPECT_FALSE(s.is_set("stop.imbalance"));
+  EXPECT_THROW(s.set("topology", json(nullptr), "test"), InputError);
+  EXPECT_THROW(s.set("stop.steps", 1e300, "test"), InputError);
+}
+
+TEST(BadInput, FilesAndFoldersInTheWay) {
+  const fs::path dir = fresh_dir("in-the-way");
+  std::ofstream(dir / "results") << "a plain file\n";
+  std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 5\ntopology = \"ring:8\"\n[plot.p]\nx = \"topology.nodes\"\ny = \"summary.steps\"\n";
+  expect_refused(nnlb_in(dir, {"sweep", "s.toml", "-q"}), "results: is a file, not a folder", "default store under ./results");
+  expect_refused(nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl", "--out-dir", "results"}), "results: is a file, not a folder",
+                 "sweep --out-dir a file");
+  EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << "refused before running";
+  expect_refused(nnlb_in(dir, {"reproduce", "xu1995/fig2", "--quick", "-q", "--out-dir", "results"}), "results: is a file, not a folder",
+                 "reproduce --out-dir a file");
+  expect_refused(nnlb_in(dir, {"reproduce", "xu1995/fig2", "--quick", "-q", "--out-dir", "out", "--report-dir", "results"}),
+                 "results: is a file, not a folder", "reproduce --report-dir a file");
+  EXPECT_FALSE(fs::exists(dir / "out" / "xu1995" / "fig2" / "fig2.jsonl")) << "refused before running";
+  expect_refused(nnlb_in(dir, {"run", "."}), ".: is a folder, not a scenario file", "run .");
+  expect_refused(nnlb_in(dir, {"sweep", "."}), ".: is a folder, not a study file", "sweep .");
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, ExceptionsOfAnyKindAreOneLineExitTwo) {
+  const fs::path dir = fresh_dir("any-exception");
+  std::ofstream(dir / "runs.json") << "{\"runs\": 5}";
+  const auto o = nnlb_in(dir, {"plot", "runs.json", "--x", "a", "--y", "b", "--out", "p.png"});
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(lines(o.err), 1u) << o.err;
+  EXPECT_TRUE(o.err.starts_with("nnlb: ")) << o.err;
+  EXPECT_FALSE(fs::exists(dir / "p.png"));
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, AFailureOnOneRankEndsEveryRank) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  // des.lb_period = 0 passes the point checks (the engine refuses it when it starts), so only the
+  // rank that runs that point fails; the other must not be left waiting at the barrier.
+  const fs::path dir = fresh_dir("mpi-fail");
+  std::ofstream(dir / "s.toml") << "[base]\nengine = \"des\"\ntopology = \"ring:8\"\nstop.time = 1.0\n"
+                                   "[sweep]\ndes.lb_period = [1e-3, 0.0]\n";
+  const auto o = nnlb_in(dir, {"--version"});
+  ASSERT_EQ(o.status, 0);
+  const std::string cmd = "cd " + dir.string() +
+                          " && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+                          "OMPI_MCA_btl=self,vader timeout 120 " NNLB_TEST_MPIRUN " -np 2 " NNLB_BINARY
+                          " sweep s.toml -q --threads 1 --store s.jsonl > out.txt 2> err.txt";
+  const int raw = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 2) << "124 would be the timeout: a rank left waiting";
+  EXPECT_NE(slurp(dir / "err.txt").find("nnlb: rank 1: "), std::string::npos) << slurp(dir / "err.txt");
+  fs::remove_all(dir);
+#endif
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
@@ -34,6 +35,24 @@ ResultStore::ResultStore(std::string path, const std::function<void(const std::s
     if (!keys_.insert(r["key"].get<std::string>()).second) continue;  // a duplicate is never used twice
     records_.push_back(std::move(r));
   }
+  // An existing store is opened now; a new one is created by the first record, so a sweep that
+  // fails before any run leaves no file behind.
+  if (std::filesystem::exists(path_)) {
+    open();
+    return;
+  }
+  const auto dir = std::filesystem::path(path_).has_parent_path() ? std::filesystem::path(path_).parent_path() : ".";
+  if (::access(dir.c_str(), W_OK) != 0) throw InputError(path_, {}, std::string("cannot create results store: ") + std::strerror(errno));
+}
+
+ResultStore::~ResultStore() {
+  if (fd_ >= 0) {
+    ::fdatasync(fd_);
+    ::close(fd_);
+  }
+}
+
+void ResultStore::open() {
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) throw InputError(path_, {}, std::string("cannot open results store: ") + std::strerror(errno));
   // A torn last line (killed mid-write) must not swallow the next record: start on a new line.
@@ -45,16 +64,10 @@ ResultStore::ResultStore(std::string path, const std::function<void(const std::s
   }
 }
 
-ResultStore::~ResultStore() {
-  if (fd_ >= 0) {
-    ::fdatasync(fd_);
-    ::close(fd_);
-  }
-}
-
 void ResultStore::append(const json& record) {
   const std::string line = record.dump() + "\n";
   std::lock_guard lock(mutex_);
+  if (fd_ < 0) open();
   std::size_t done = 0;
   while (done < line.size()) {
     const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
@@ -68,7 +81,7 @@ void ResultStore::append(const json& record) {
 
 void ResultStore::sync() {
   std::lock_guard lock(mutex_);
-  ::fdatasync(fd_);
+  if (fd_ >= 0) ::fdatasync(fd_);
 }
 
 }  // namespace nnlb
