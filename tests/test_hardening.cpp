@@ -230,12 +230,40 @@ TEST(BadInput, FilesAndFoldersInTheWay) {
 
 TEST(BadInput, ExceptionsOfAnyKindAreOneLineExitTwo) {
   const fs::path dir = fresh_dir("any-exception");
-  std::ofstream(dir / "runs.json") << "{\"runs\": 5}";
-  const auto o = nnlb_in(dir, {"plot", "runs.json", "--x", "a", "--y", "b", "--out", "p.png"});
+  // A series of strings: the JSON library's own type error, not an InputError.
+  std::ofstream(dir / "runs.json") << R"({"series": {"steps": ["a"], "imbalance": [1]}})";
+  const auto o = nnlb_in(dir, {"plot", "runs.json", "--kind", "series", "--x", "steps", "--y", "imbalance", "--out", "p.png"});
   EXPECT_EQ(o.status, 2) << o.err;
   EXPECT_EQ(lines(o.err), 1u) << o.err;
   EXPECT_TRUE(o.err.starts_with("nnlb: ")) << o.err;
   EXPECT_FALSE(fs::exists(dir / "p.png"));
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, DeeplyNestedJsonIsRefused) {
+  const fs::path dir = fresh_dir("deep");
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  std::ofstream(dir / "deep.json") << deep;
+  expect_refused(nnlb_in(dir, {"plot", "deep.json", "--x", "a", "--y", "b", "--out", "p.png"}), "deep.json: nested deeper than 64 levels",
+                 "deep record");
+  std::ofstream(dir / "deep.jsonl") << deep << "\n";
+  const auto o = nnlb_in(dir, {"plot", "deep.jsonl", "--x", "a", "--y", "b", "--out", "p.png"});
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find("deep.jsonl:1: corrupt record skipped"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("deep.jsonl: holds no records"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir / "p.png"));
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, AnalyzeRefusesImbalanceTargetsThatAreNotPositive) {
+  const fs::path dir = fresh_dir("analyze");
+  for (const std::string target : {"-1", "0", "nan"})
+    expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=ring:8", "--target", target}),
+                   "nnlb: --target: must be an imbalance factor nu > 0, got " + target, target);
+  expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=ring:8", "--set", "stop.imbalance=0"}),
+                 "key 'stop.imbalance': analyze needs a target nu > 0 (or --target)", "stop.imbalance = 0");
+  expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=ring:8", "--initial-imbalance", "-5"}),
+                 "nnlb: --initial-imbalance: must be an imbalance factor nu > 0", "initial -5");
   fs::remove_all(dir);
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/json_depth.hpp"
 
 namespace nnlb {
 
@@ -20,7 +21,7 @@ std::vector<json> read_store(const std::string& path, const std::function<void(c
   std::string line;
   for (std::size_t n = 1; std::getline(in, line); ++n) {
     if (line.empty()) continue;
-    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    json j = json_depth(line) > max_json_depth ? json(json::value_t::discarded) : json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j["key"].is_string()) {
       if (warn) warn(path + ":" + std::to_string(n) + ": corrupt record skipped");
       continue;
