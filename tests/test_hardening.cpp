@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,11 @@ Outcome nnlb_in(const fs::path& cwd, const std::vector<std::string>& args) {
     ::dup2(o, 1);
     ::dup2(e, 2);
     if (::chdir(cwd.c_str()) != 0) ::_exit(126);
+    // A hang or a runaway allocation fails the test (killed by SIGALRM, or out of memory) instead
+    // of stalling it or the machine.
+    const rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};
+    ::setrlimit(RLIMIT_AS, &memory);
+    ::alarm(120);
     std::vector<char*> argv{const_cast<char*>(NNLB_BINARY)};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -264,6 +270,30 @@ TEST(BadInput, AnalyzeRefusesImbalanceTargetsThatAreNotPositive) {
                  "key 'stop.imbalance': analyze needs a target nu > 0 (or --target)", "stop.imbalance = 0");
   expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=ring:8", "--initial-imbalance", "-5"}),
                  "nnlb: --initial-imbalance: must be an imbalance factor nu > 0", "initial -5");
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, GraphAndLoadFilesAreBoundedBeforeAllocating) {
+  const fs::path dir = fresh_dir("graph-files");
+  std::ofstream(dir / "far.edges") << "0 1\n1 4000000000\n";
+  std::ofstream(dir / "farther.edges") << "0 1\n1 2\n2 300000000\n";
+  std::ofstream(dir / "float.edges") << "0 1\n1 3e8\n";
+  std::ofstream(dir / "gap.edges") << "0 1\n3 4\n";
+  const std::vector<BadFile> cases = {
+      {"topology=file:far.edges", "far.edges: key 'topology': node id 4000000000 is too large: the file's 2 edges touch at most 4 nodes"},
+      {"topology=file:farther.edges", "farther.edges: key 'topology': node id 300000000 is too large"},
+      {"topology=file:gap.edges", "gap.edges: key 'topology': node id 4 is too large: the file's 2 edges touch at most 4 nodes"},
+      {"topology=file:float.edges", "float.edges:2: key 'topology': '3e8' is not a node id"},
+      {"topology=file:/dev/zero", "/dev/zero: key 'topology': is not a regular file"},
+      {"load.init=file:/dev/zero", "/dev/zero: key 'load.init': is not a regular file"},
+      {"load.init=random-total:1e308*N", "key 'load.init': 'random-total:1e308*N': the total load inf exceeds 1e+100"},
+      {"load.init=uniform:0,1e300", "key 'load.init': 'uniform:0,1e300': the total load"},
+      {"load.init=single:3,1e200", "key 'load.init': 'single:3,1e200': the total load 1e+200 exceeds 1e+100"},
+  };
+  for (const auto& c : cases) {
+    expect_refused(nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", c.text, "--out", "r.json"}), c.expect, c.text);
+    EXPECT_FALSE(fs::exists(dir / "r.json")) << c.text;
+  }
   fs::remove_all(dir);
 }
 
