@@ -85,7 +85,7 @@ int sweep(const SweepOptions& o) {
   }
   world.barrier();
   if (world.rank() != 0) return 0;
-  ResultStore all(store_path, warn);
+  ResultStore all(store_path, {});  // its warnings were given when the sweep opened it
   SweepRun gather;
   gather.store = &all;
   const auto records = run_sweep(study.sweep, gather);  // every job is in the store now: nothing runs

@@ -10,7 +10,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"nnlb: decentralized nearest-neighbour dynamic load balancing"};
-  app.set_version_flag("--version", std::string("nnlb ") + nnlb::version);
+  app.set_version_flag("--version", std::string("nnlb ") + nnlb::version + " (" + nnlb::code_version + ")");
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, nnlb::cli::Action>> commands;
   auto add = [&](const char* name, const char* help, nnlb::cli::Action (*adder)(CLI::App&)) {

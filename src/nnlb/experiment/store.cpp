@@ -4,11 +4,14 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <unistd.h>
 
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/json_depth.hpp"
+#include "nnlb/version.hpp"
 
 namespace nnlb {
 
@@ -31,11 +34,32 @@ std::vector<json> read_store(const std::string& path, const std::function<void(c
   return records;
 }
 
+namespace {
+
+// One warning for the records made by other code than this: how many, and by which versions.
+void warn_other_versions(const std::vector<json>& records, const std::string& path, const std::function<void(const std::string&)>& warn) {
+  std::map<std::string, std::size_t> others;
+  std::size_t count = 0;
+  for (const auto& r : records) {
+    const json& v = r.contains("code_version") ? r["code_version"] : json();
+    const std::string version = v.is_string() ? v.get<std::string>() : "unknown";
+    if (version != code_version) ++others[version], ++count;
+  }
+  if (!count || !warn) return;
+  std::string list;
+  for (const auto& [version, n] : others) list += fmt::format("{}{} x {}", list.empty() ? "" : ", ", n, version);
+  warn(fmt::format("{}: {} of its {} records were made by another code version ({}; this is {}); they are reused as they are", path, count,
+                   records.size(), list, code_version));
+}
+
+}  // namespace
+
 ResultStore::ResultStore(std::string path, const std::function<void(const std::string&)>& warn) : path_(std::move(path)) {
   for (auto& r : read_store(path_, warn)) {
     if (!keys_.insert(r["key"].get<std::string>()).second) continue;  // a duplicate is never used twice
     records_.push_back(std::move(r));
   }
+  warn_other_versions(records_, path_, warn);
   // An existing store is opened now; a new one is created by the first record, so a sweep that
   // fails before any run leaves no file behind.
   if (std::filesystem::exists(path_)) {

@@ -10,6 +10,7 @@
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
+#include "nnlb/version.hpp"
 
 namespace nnlb {
 
@@ -42,16 +43,23 @@ void apply_axis(Scenario& scenario, const std::string& key, const json& value, c
   for (std::size_t k = 0; k < keys.size(); ++k) scenario.set(keys[k], value[k], source);
 }
 
-std::string run_key(const json& scenario, std::uint64_t seed) {
-  // FNV-1a over the canonical dump (keys are sorted) and the seed.
+namespace {
+
+// The scenario's meaning: every key but the free texts, canonical (keys sorted).
+std::string meaning_text(json scenario) {
+  scenario.erase("name");
+  scenario.erase("description");
+  return scenario.dump();
+}
+
+std::string key_of(const std::string& meaning, std::uint64_t seed) {
+  // FNV-1a over the meaning and the seed.
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : scenario.dump() + "#" + std::to_string(seed)) h = (h ^ c) * 0x100000001b3ULL;
+  for (unsigned char c : meaning + "#" + std::to_string(seed)) h = (h ^ c) * 0x100000001b3ULL;
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
-
-namespace {
 
 using Point = std::vector<std::pair<std::string, json>>;
 
@@ -109,7 +117,22 @@ void check_points(const std::vector<Scenario>& scenarios, const std::vector<Poin
   });
 }
 
+// A record as job `job` of this sweep: its point, repeat and free texts (name, description),
+// which the key leaves out, so that a stored run serves any point of the same meaning.
+json labelled(json record, const std::vector<Scenario>& scenarios, const std::vector<Point>& points, std::size_t job,
+              std::uint64_t repeat) {
+  const std::size_t p = job / repeat;
+  record["point"] = json::object();
+  for (const auto& [key, v] : points[p]) record["point"][key] = v;
+  record["repeat"] = job % repeat;
+  if (record["scenario"].is_object())
+    for (const char* text : {"name", "description"}) record["scenario"][text] = scenarios[p].get(text);
+  return record;
+}
+
 }  // namespace
+
+std::string run_key(const json& scenario, std::uint64_t seed) { return key_of(meaning_text(scenario), seed); }
 
 std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   const auto points = sweep_points(spec);
@@ -127,9 +150,9 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   std::vector<std::string> keys(job_count);
   std::vector<bool> pending(points.size(), false);
   for (std::size_t p = 0; p < points.size(); ++p) {
-    const json scenario = scenarios[p].to_json();
+    const std::string meaning = meaning_text(scenarios[p].to_json());
     for (std::uint64_t r = 0; r < spec.repeat; ++r) {
-      keys[p * spec.repeat + r] = run_key(scenario, spec.master_seed + r);
+      keys[p * spec.repeat + r] = key_of(meaning, spec.master_seed + r);
       if (!stored.count(keys[p * spec.repeat + r])) pending[p] = true;
     }
   }
@@ -141,7 +164,7 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   std::vector<json> records(jobs.size());
   std::vector<std::size_t> todo;
   for (std::size_t k = 0; k < jobs.size(); ++k) {
-    if (auto it = stored.find(keys[jobs[k]]); it != stored.end()) records[k] = *it->second;
+    if (auto it = stored.find(keys[jobs[k]]); it != stored.end()) records[k] = labelled(*it->second, scenarios, points, jobs[k], spec.repeat);
     else todo.push_back(k);
   }
   const std::size_t total = jobs.size();
@@ -153,9 +176,8 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
     json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r));
     if (!spec.keep_series) rec.erase("series");
     rec["key"] = keys[jobs[k]];
-    rec["point"] = json::object();
-    for (const auto& [key, v] : points[p]) rec["point"][key] = v;
-    rec["repeat"] = r;
+    rec["code_version"] = code_version;
+    rec = labelled(std::move(rec), scenarios, points, jobs[k], spec.repeat);
     if (how.store) how.store->append(rec);
     records[k] = std::move(rec);
     const std::size_t d = ++done;

@@ -43,8 +43,9 @@ std::vector<std::vector<std::pair<std::string, nlohmann::json>>> sweep_points(co
 // Reports progress: runs finished so far (including those found in the store) and the total.
 using SweepProgress = std::function<void(std::size_t done, std::size_t total)>;
 
-// Identity of one run: a hash of the full scenario as run and its seed. Records in a store with
-// the same key are the same run.
+// Identity of one run: a hash of the scenario's meaning (every key but the free texts `name`
+// and `description`) and its seed. Records in a store with the same key are the same run; the
+// code version is not part of the key (a store made by other code is reused, with a warning).
 std::string run_key(const nlohmann::json& scenario, std::uint64_t seed);
 
 struct SweepRun {
