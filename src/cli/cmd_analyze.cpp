@@ -29,8 +29,13 @@ int analyze_command(const AnalyzeOptions& o) {
   AnalysisRequest req;
   req.port = s.text("port") == "one" ? PortModel::one : PortModel::all;
   req.target_imbalance = o.target ? *o.target : s.optional_number("stop.imbalance").value_or(1.0);
+  if (!(req.target_imbalance > 0) || !std::isfinite(req.target_imbalance))
+    throw o.target ? InputError("--target", {}, fmt::format("must be an imbalance factor nu > 0, got {}", req.target_imbalance))
+                   : InputError(s.source(), "stop.imbalance", "analyze needs a target nu > 0 (or --target)");
   // Default nu(0): that of the scenario's own initial load for this seed.
   req.initial_imbalance = o.initial ? *o.initial : load_stats<double>(run.initial).imbalance;
+  if (o.initial && (!(*o.initial > 0) || !std::isfinite(*o.initial)))
+    throw InputError("--initial-imbalance", {}, fmt::format("must be an imbalance factor nu > 0, got {}", *o.initial));
   const BuiltPolicy& built = run.policy;
   const Analysis a = analyze(topo, *built.policy, nullptr, req);
   nlohmann::json j = {{"topology", topo.spec},

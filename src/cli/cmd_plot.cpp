@@ -7,6 +7,7 @@
 #include "nnlb/experiment/store.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/json_depth.hpp"
 
 namespace nnlb::cli {
 
@@ -25,14 +26,18 @@ struct PlotOptions {
 // Records from a results store (.jsonl), a record (.json) or a --repeat file ({"runs": [...]}).
 std::vector<nlohmann::json> read_records(const std::string& path) {
   if (!fs::exists(path)) throw InputError(path, {}, "file not found");
+  if (!fs::is_regular_file(path)) throw InputError(path, {}, "is not a regular file");
   if (path.ends_with(".jsonl")) return read_store(path, [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); });
   std::ifstream in(path);
   std::stringstream buf;
   buf << in.rdbuf();
+  if (json_depth(buf.str()) > max_json_depth) throw InputError(path, {}, fmt::format("nested deeper than {} levels", max_json_depth));
   const auto j = nlohmann::json::parse(buf.str(), nullptr, false);
   if (j.is_discarded()) throw InputError(path, {}, "not valid JSON");
-  if (j.contains("runs")) return j["runs"].get<std::vector<nlohmann::json>>();
-  return {j};
+  if (!j.is_object()) throw InputError(path, {}, "holds no result record (a JSON object)");
+  if (!j.contains("runs")) return {j};
+  if (!j["runs"].is_array()) throw InputError(path, {}, "'runs' is not a list of records");
+  return j["runs"].get<std::vector<nlohmann::json>>();
 }
 
 std::vector<std::string> split_list(const std::string& s) {

@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <fmt/format.h>
@@ -9,6 +7,7 @@
 #include "nnlb/experiment/progress.hpp"
 #include "nnlb/experiment/report.hpp"
 #include "nnlb/experiment/study.hpp"
+#include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb::cli {
@@ -58,6 +57,8 @@ int reproduce(const ReproduceOptions& o) {
     throw InputError("reproduce", {}, "no study '" + o.name + "' in " + dir.string() + " (`nnlb reproduce --list`)");
   const Study study = load_study(file.string(), o.name, o.quick);
   const fs::path out = fs::path(o.out_dir) / o.name;
+  make_folder(out.string());  // a file in the way is reported before anything runs
+  if (!o.report_dir.empty()) make_folder(o.report_dir);
   Progress bar(o.name, o.quiet ? Progress::Mode::quiet : Progress::Mode::automatic);
   SweepRun how;
   how.threads = o.threads;

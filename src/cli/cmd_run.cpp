@@ -7,6 +7,7 @@
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
+#include "nnlb/version.hpp"
 
 namespace nnlb::cli {
 
@@ -66,7 +67,10 @@ int run(const RunOptions& o) {
   const Scenario s = o.scenario.load();
   const std::uint64_t master = o.seed ? *o.seed : static_cast<std::uint64_t>(s.integer("seed"));
   std::vector<nlohmann::json> records;
-  for (std::uint64_t r = 0; r < o.repeat; ++r) records.push_back(to_json(run_scenario(s, master + r)));
+  for (std::uint64_t r = 0; r < o.repeat; ++r) {
+    records.push_back(to_json(run_scenario(s, master + r)));
+    records.back()["code_version"] = code_version;
+  }
   if (!o.plot.empty()) render_chart(imbalance_chart(records), o.plot);
   const std::string file_format = o.format.empty() ? format_of(o.out) : o.format;
   if (!o.out.empty()) {

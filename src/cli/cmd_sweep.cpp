@@ -8,6 +8,7 @@
 #include "nnlb/experiment/format.hpp"
 #include "nnlb/experiment/progress.hpp"
 #include "nnlb/experiment/study.hpp"
+#include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb::cli {
@@ -59,14 +60,18 @@ int sweep(const SweepOptions& o) {
   for (const auto& a : o.sets) study.sweep.base.set_from_text(a, "--set " + a.substr(0, a.find('=')));
   if (o.seed) study.sweep.master_seed = *o.seed;
   const std::string store_path = o.store.empty() ? (fs::path("results/sweeps") / (stem + ".jsonl")).string() : o.store;
-  if (fs::path(store_path).has_parent_path()) fs::create_directories(fs::path(store_path).parent_path());
+  const std::string out_dir = o.out_dir.empty() ? fs::path(store_path).parent_path().string() : o.out_dir;
+  // Folders first: a file in the way is reported before anything runs.
+  if (fs::path(store_path).has_parent_path()) make_folder(fs::path(store_path).parent_path().string());
+  if (!study.plots.empty() && !out_dir.empty()) make_folder(out_dir);
   // Under mpirun every rank runs its share of the jobs (j % size == rank) into the same store
-  // (O_APPEND writes of whole lines); rank 0 then reads every record back and reports.
+  // (O_APPEND writes of whole lines); rank 0 then reads every record back and reports. An error
+  // on any rank ends them all (main's handler).
   World& world = World::get();
   const auto warn = [&](const std::string& w) {
     if (world.rank() == 0) fmt::print(stderr, "warning: {}\n", w);
   };
-  try {
+  {
     ResultStore store(store_path, warn);
     Progress bar(world.size() > 1 ? fmt::format("{} (rank 0 of {})", stem, world.size()) : stem,
                  o.quiet || world.rank() != 0 ? Progress::Mode::quiet : Progress::Mode::automatic);
@@ -77,22 +82,16 @@ int sweep(const SweepOptions& o) {
     how.ranks = world.size();
     how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
     run_sweep(study.sweep, how);
-  } catch (const InputError& e) {
-    if (world.size() == 1) throw;
-    fmt::print(stderr, "nnlb: rank {}: {}\n", world.rank(), e.line());
-    world.abort(2);
   }
   world.barrier();
   if (world.rank() != 0) return 0;
-  ResultStore all(store_path, warn);
+  ResultStore all(store_path, {});  // its warnings were given when the sweep opened it
   SweepRun gather;
   gather.store = &all;
   const auto records = run_sweep(study.sweep, gather);  // every job is in the store now: nothing runs
   print_points(records);
   fmt::print("results store: {}\n", store_path);
-  const std::string out_dir = o.out_dir.empty() ? fs::path(store_path).parent_path().string() : o.out_dir;
   for (const auto& ps : study.plots) {
-    fs::create_directories(out_dir);
     write_plot(ps, records, out_dir, study.title);
     fmt::print("wrote {}\n", (fs::path(out_dir) / (ps.file + ".png")).string());
   }

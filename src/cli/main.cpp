@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "mpi_world.hpp"
 #include "nnlb/engine/result.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"nnlb: decentralized nearest-neighbour dynamic load balancing"};
-  app.set_version_flag("--version", std::string("nnlb ") + nnlb::version);
+  app.set_version_flag("--version", std::string("nnlb ") + nnlb::version + " (" + nnlb::code_version + ")");
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, nnlb::cli::Action>> commands;
   auto add = [&](const char* name, const char* help, nnlb::cli::Action (*adder)(CLI::App&)) {
@@ -39,11 +40,15 @@ int main(int argc, char** argv) {
     for (auto& [sub, action] : commands)
       if (sub->parsed()) return action();
   } catch (const nnlb::InputError& e) {
-    fmt::print(stderr, "nnlb: {}\n", e.line());
-    return 2;
+    return nnlb::cli::fail(e.line(), 2);
   } catch (const nnlb::ConservationError& e) {
-    fmt::print(stderr, "nnlb: internal error: {}\n", e.what());
-    return 3;
+    return nnlb::cli::fail(std::string("internal error: ") + e.what(), 3);
+  } catch (const std::bad_alloc&) {
+    return nnlb::cli::fail("out of memory", 2);
+  } catch (const std::exception& e) {
+    return nnlb::cli::fail(e.what(), 2);
+  } catch (...) {
+    return nnlb::cli::fail("unknown error", 2);
   }
   return 0;
 }

@@ -1,6 +1,8 @@
 #include "mpi_world.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <fmt/format.h>
 
 #ifdef NNLB_HAVE_MPI
 #include <mpi.h>
@@ -9,6 +11,8 @@
 namespace nnlb::cli {
 
 namespace {
+World* the_world = nullptr;
+
 bool launched_by_mpirun() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
     if (std::getenv(v)) return true;
@@ -18,8 +22,11 @@ bool launched_by_mpirun() {
 
 World& World::get() {
   static World world;
+  the_world = &world;
   return world;
 }
+
+World* World::current() { return the_world; }
 
 World::World() {
 #ifdef NNLB_HAVE_MPI
@@ -49,6 +56,18 @@ void World::abort(int status) {
   if (initialized_) MPI_Abort(MPI_COMM_WORLD, status);
 #endif
   std::exit(status);
+}
+
+int fail(std::string line, int status) {
+  std::replace(line.begin(), line.end(), '\n', ' ');  // one line, whatever the message holds
+  World* world = World::current();
+  if (!world || world->size() == 1) {
+    fmt::print(stderr, "nnlb: {}\n", line);
+    return status;
+  }
+  fmt::print(stderr, "nnlb: rank {}: {}\n", world->rank(), line);
+  std::fflush(stderr);
+  world->abort(status);
 }
 
 }  // namespace nnlb::cli

@@ -2,11 +2,15 @@
 // The process group of a launch by `mpirun -np P nnlb ...`: MPI is initialised only when the
 // environment says a launcher started us (and nnlb was built with MPI); otherwise a single
 // process of rank 0.
+#include <string>
+
 namespace nnlb::cli {
 
 class World {
  public:
   static World& get();
+  // The world if get() made one, else null.
+  static World* current();
   int rank() const { return rank_; }
   int size() const { return size_; }
   void barrier();
@@ -19,5 +23,10 @@ class World {
   int rank_ = 0, size_ = 1;
   bool initialized_ = false;
 };
+
+// Reports a failure as one line "nnlb: LINE" on stderr ("nnlb: rank R: LINE" under mpirun) and
+// returns `status`; under mpirun with several ranks it ends every rank with that status instead,
+// so none is left waiting for this one.
+int fail(std::string line, int status);
 
 }  // namespace nnlb::cli

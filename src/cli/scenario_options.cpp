@@ -1,5 +1,9 @@
 #include "commands.hpp"
 
+#include <filesystem>
+
+#include "nnlb/util/error.hpp"
+
 namespace nnlb::cli {
 
 void ScenarioOptions::add_to(CLI::App& app) {
@@ -8,6 +12,7 @@ void ScenarioOptions::add_to(CLI::App& app) {
 }
 
 Scenario ScenarioOptions::load() const {
+  if (std::filesystem::is_directory(file)) throw InputError(file, {}, "is a folder, not a scenario file");
   Scenario s = file.empty() ? Scenario() : Scenario::from_file(file);
   for (const auto& a : sets) s.set_from_text(a, "--set " + a.substr(0, a.find('=')));
   return s;

@@ -2,36 +2,49 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/process.hpp"
 
 namespace nnlb {
 
 namespace {
 
+// A gnuplot string that stays text: single quotes (no backslash escapes, no backquote or macro
+// substitution), a quote doubled, control characters (a newline would end the command) as spaces.
 std::string quoted(const std::string& s) {
-  std::string out = "\"";
+  std::string out = "'";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    if (c == '\'') out += "''";
+    else out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
   }
-  return out + "\"";
+  return out + "'";
+}
+
+// Category labels as an explicit tic list: the data block holds only numbers.
+std::string category_tics(const Chart& chart) {
+  std::string tics;
+  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
+    const double x = chart.overlay && c < chart.positions.size() ? chart.positions[c] : static_cast<double>(c);
+    tics += fmt::format("{}{} {:.17g}", c ? ", " : "", quoted(chart.categories[c]), x);
+  }
+  return "set xtics rotate by -60 noenhanced (" + tics + ")\n";
 }
 
 // Grouped bars: a data block with one row per category and one column per series (NaN: no bar).
 // Overlaid bars share one box per category; the last series is drawn first, at the back.
 std::string bars_body(const Chart& chart) {
-  std::string gp = "set style fill solid 0.8 border -1\nset xtics rotate by -60 noenhanced\n";
+  std::string gp = "set style fill solid 0.8 border -1\n";
+  if (!chart.categories.empty()) gp += category_tics(chart);
   if (!chart.logy) gp += "set yrange [0:*]\n";
   gp += chart.overlay ? "set boxwidth 0.8\nset xrange [-0.6:*]\nunset grid\nset grid ytics\n"
                       : "set style data histograms\nset style histogram clustered gap 1\nset boxwidth 0.9\n";
   gp += "$bars << EOD\n";
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
-    gp += quoted(chart.categories[c]);
+    gp += fmt::format("{}", c);
     if (chart.overlay) gp += fmt::format(" {:.17g}", c < chart.positions.size() ? chart.positions[c] : static_cast<double>(c));
     for (const auto& s : chart.series) {
       const double y = c < s.y.size() ? s.y[c] : 0.0;
@@ -44,8 +57,8 @@ std::string bars_body(const Chart& chart) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t k = chart.overlay ? n - 1 - i : i;
     const std::string columns = chart.overlay ? fmt::format("2:{}", k + 3) : std::to_string(k + 2);
-    gp += fmt::format("{}$bars using {}{}{} lc {} title {}", i ? ", " : "", columns, i == 0 ? ":xtic(1)" : "",
-                      chart.overlay ? " with boxes" : "", k + 1, quoted(chart.series[k].label));
+    gp += fmt::format("{}$bars using {}{} lc {} title {}", i ? ", " : "", columns, chart.overlay ? " with boxes" : "", k + 1,
+                      quoted(chart.series[k].label));
   }
   return gp + (chart.series.empty() ? "NaN notitle\n" : "\n");
 }
@@ -78,7 +91,6 @@ std::string gnuplot_script(const Chart& chart, const std::string& image) {
   gp += "set key outside right top noenhanced\nset grid\n";
   if (chart.logx) gp += "set logscale x\n";
   if (chart.logy) gp += "set logscale y\n";
-  for (const auto& e : chart.extra) gp += e + "\n";
   if (chart.kind == Chart::Kind::bars) return gp + bars_body(chart);
   if (chart.kind == Chart::Kind::heatmap) return gp + heatmap_body(chart);
   std::string plots;
@@ -100,18 +112,37 @@ std::string gnuplot_script(const Chart& chart, const std::string& image) {
   return gp;
 }
 
+namespace {
+
+// The first line of gnuplot's messages that says what went wrong.
+std::string first_error(const std::string& output) {
+  std::size_t start = 0;
+  while (start < output.size()) {
+    const std::size_t end = std::min(output.find('\n', start), output.size());
+    const std::string line = output.substr(start, end - start);
+    if (line.find("line ") != std::string::npos && line.find(':') != std::string::npos) return line;
+    start = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
 void render_chart(const Chart& chart, const std::string& image) {
-  static const bool have_gnuplot = std::system("command -v gnuplot >/dev/null 2>&1") == 0;
-  if (!have_gnuplot) throw InputError(image, {}, "gnuplot not found (Debian package gnuplot-nox; scripts/deps installs it)");
+  if (std::any_of(image.begin(), image.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    throw InputError(image, {}, "image file names may not hold control characters");
   const std::filesystem::path img(image);
   const std::string script = (img.parent_path() / (img.stem().string() + ".gp")).string();
   const std::string tmp_image = (img.parent_path() / ("." + img.stem().string() + ".part" + img.extension().string())).string();
   // gnuplot writes the image under a temporary name: the real name appears only when complete.
   write_file_atomic(script, gnuplot_script(chart, tmp_image));
-  const std::string cmd = "gnuplot " + quoted(script) + " 2>&1";
-  if (std::system(cmd.c_str()) != 0 || !std::filesystem::exists(tmp_image)) {
+  // No shell: the script's absolute path is gnuplot's only argument (never read as an option).
+  const ProgramOutcome gnuplot = run_program({"gnuplot", std::filesystem::absolute(script).string()});
+  if (!gnuplot.started) throw InputError(image, {}, "gnuplot not found (Debian package gnuplot-nox; scripts/deps installs it)");
+  if (gnuplot.status != 0 || !std::filesystem::exists(tmp_image)) {
     std::filesystem::remove(tmp_image);
-    throw InputError(script, {}, "gnuplot failed on this script");
+    const std::string why = first_error(gnuplot.output);
+    throw InputError(script, {}, "gnuplot failed on this script" + (why.empty() ? std::string() : ": " + why));
   }
   std::filesystem::rename(tmp_image, img);
   // The kept script names the final image, so it can be rerun by hand.

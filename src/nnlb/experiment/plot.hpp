@@ -1,6 +1,8 @@
 #pragma once
 // Charts rendered by gnuplot (Debian's gnuplot-nox) to PNG or SVG. Data travels inside the
 // script as gnuplot data blocks, so a chart is one self-contained .gp file next to its image.
+// Every text (titles, labels, legend entries, categories) reaches the script as an inert
+// single-quoted string: backquotes, macros, quotes and newlines in it stay text.
 #include <string>
 #include <vector>
 
@@ -29,7 +31,6 @@ struct Chart {
   std::vector<double> row_values;             // heatmap: y value of each row (e.g. steps)
   std::string zlabel;                         // heatmap: colour bar label
   double z_max = 0;                           // heatmap: top of the colour scale (0: the data's maximum)
-  std::vector<std::string> extra;  // extra gnuplot commands (labels, ranges)
 };
 
 // The gnuplot script for `chart` writing to `image` (terminal chosen by the extension).

@@ -338,12 +338,6 @@ std::vector<StudyPage> find_studies(const fs::path& results, const fs::path& sce
   return found;
 }
 
-void make_dir(const fs::path& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw InputError(dir.string(), {}, "cannot create folder: " + ec.message());
-}
-
 // ---- pages
 
 std::string document(const std::string& title, const std::string& body) {
@@ -470,7 +464,7 @@ std::vector<std::string> write_report(const std::string& results_dir, const std:
   for (const auto& p : pages) {
     const fs::path page = fs::path(out_dir) / (p.study.name + ".html");
     const fs::path assets = page.parent_path() / p.stem();
-    make_dir(assets);
+    make_folder(assets.string());
     write_file_atomic(page.string(), study_page(p, ctx, assets));
     written.push_back(page.string());
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -198,10 +199,13 @@ Scenario Scenario::from_file(const std::string& path) {
 void Scenario::set(const std::string& key, const json& value, const std::string& source) {
   const KeyInfo& info = key_info(key, source);
   auto type_error = [&](const char* want) {
-    throw InputError(source, key, std::string("expected ") + want + ", got " + value.dump());
+    const bool finite = !value.is_number() || std::isfinite(value.get<double>());
+    throw InputError(source, key, std::string("expected ") + want + ", got " + (finite ? value.dump() : number_text(value.get<double>())));
   };
   json v = value;
-  switch (info.type) {
+  if (info.default_value.is_null() && v == "") v = nullptr;  // "" unsets an optional key
+  if (v.is_number() && !std::isfinite(v.get<double>())) type_error("a finite number");
+  if (!v.is_null() || !info.default_value.is_null()) switch (info.type) {
     case Type::string:
       if (!v.is_string()) {
         if (v.is_number()) v = number_text(v.get<double>());  // e.g. platform.speed = 2
@@ -218,7 +222,8 @@ void Scenario::set(const std::string& key, const json& value, const std::string&
       v = v.get<double>();
       break;
     case Type::integer:
-      if (v.is_number_float() && v.get<double>() == static_cast<double>(static_cast<std::int64_t>(v.get<double>())))
+      if (v.is_number_float() && std::fabs(v.get<double>()) < 0x1p63 &&
+          v.get<double>() == static_cast<double>(static_cast<std::int64_t>(v.get<double>())))
         v = static_cast<std::int64_t>(v.get<double>());
       if (!v.is_number_integer() || v.get<std::int64_t>() < 0) type_error("a non-negative integer");
       break;

@@ -17,8 +17,9 @@ namespace nnlb {
 
 class ResultStore {
  public:
-  // Opens (creating if needed) the store at `path` and reads what it holds. Corrupt lines are
-  // skipped; each is reported as "PATH:LINE: ..." through `warn`.
+  // Opens the store at `path` and reads what it holds (a missing store is created by the first
+  // append). Corrupt lines are skipped; each is reported as "PATH:LINE: ..." through `warn`, and
+  // records made by another code version (their `code_version`) in one warning.
   ResultStore(std::string path, const std::function<void(const std::string&)>& warn);
   ~ResultStore();
   ResultStore(const ResultStore&) = delete;
@@ -34,6 +35,8 @@ class ResultStore {
   void sync();
 
  private:
+  void open();  // opens (creating) the file for appending
+
   std::string path_;
   int fd_ = -1;
   std::set<std::string> keys_;

@@ -22,6 +22,7 @@ using nlohmann::json;
 namespace {
 
 std::string read_text(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw InputError(path, {}, "is a folder, not a study file");
   std::ifstream in(path);
   if (!in) throw InputError(path, {}, "study file not found");
   std::stringstream buf;
@@ -29,8 +30,38 @@ std::string read_text(const std::string& path) {
   return buf.str();
 }
 
-std::string string_or(const json& flat, const std::string& key, const std::string& fallback) {
-  return flat.contains(key) ? flat[key].get<std::string>() : fallback;
+// Typed values of a study file: a value of the wrong type is an InputError naming the file and key.
+[[noreturn]] void wrong_type(const json& v, const std::string& path, const std::string& key, const std::string& want) {
+  throw InputError(path, key, "expected " + want + ", got " + v.dump());
+}
+
+std::string text_value(const json& v, const std::string& path, const std::string& key) {
+  if (!v.is_string()) wrong_type(v, path, key, "a string");
+  return v.get<std::string>();
+}
+
+bool bool_value(const json& v, const std::string& path, const std::string& key) {
+  if (!v.is_boolean()) wrong_type(v, path, key, "true or false");
+  return v.get<bool>();
+}
+
+double limit_value(const json& v, const std::string& path, const std::string& key) {
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) wrong_type(v, path, key, "a number >= 0");
+  return v.get<double>();
+}
+
+// A string, or a list of strings.
+std::vector<std::string> texts_value(const json& v, const std::string& path, const std::string& key) {
+  if (v.is_string()) return {v.get<std::string>()};
+  if (!v.is_array() || !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); }))
+    wrong_type(v, path, key, "a string or a list of strings");
+  return v.get<std::vector<std::string>>();
+}
+
+std::uint64_t integer_value(const json& v, const std::string& path, const std::string& key, std::uint64_t lo, std::uint64_t hi) {
+  if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+    wrong_type(v, path, key, fmt::format("an integer in {}..{}", lo, hi));
+  return v.get<std::uint64_t>();
 }
 
 std::string label_of(const json& record, const std::vector<std::string>& group) {
@@ -42,9 +73,53 @@ std::string label_of(const json& record, const std::vector<std::string>& group) 
   return label.empty() ? "all" : label;
 }
 
+// A CSV field in double quotes ("" for a quote inside); control characters become spaces.
+std::string csv_text(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += "\"\"";
+    else out += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  }
+  return out + "\"";
+}
+
 double as_number(const json& v, const std::string& field, const std::string& where) {
   if (v.is_number()) return v.get<double>();
   throw InputError(where, field, "is not a number in the records (" + v.dump() + ")");
+}
+
+// Refuses a sweep of more than max_runs runs (the product of its axes' lengths and repeat).
+void check_run_count(const SweepSpec& sweep, const std::string& path) {
+  double runs = static_cast<double>(sweep.repeat);
+  for (const auto& axis : sweep.axes) runs *= static_cast<double>(axis.values.size());
+  if (runs > static_cast<double>(max_runs))
+    throw InputError(path, "sweep", fmt::format("{:.3g} runs (points x repeat), more than the {} a sweep may hold", runs, max_runs));
+}
+
+// One [plot.NAME] table.
+PlotSpec plot_spec(const std::string& id, const json& table, const std::string& path) {
+  PlotSpec ps;
+  ps.file = id;
+  for (const auto& [k, v] : table.items()) {
+    const std::string key = "plot." + id + "." + k;
+    if (k == "kind") ps.kind = text_value(v, path, key);
+    else if (k == "x") ps.x = text_value(v, path, key);
+    else if (k == "y") ps.y = texts_value(v, path, key);
+    else if (k == "group") ps.group = texts_value(v, path, key);
+    else if (k == "title") ps.title = text_value(v, path, key);
+    else if (k == "xlabel") ps.xlabel = text_value(v, path, key);
+    else if (k == "ylabel") ps.ylabel = text_value(v, path, key);
+    else if (k == "logx") ps.logx = bool_value(v, path, key);
+    else if (k == "logy") ps.logy = bool_value(v, path, key);
+    else if (k == "overlay") ps.overlay = bool_value(v, path, key);
+    else if (k == "labels") ps.labels = texts_value(v, path, key);
+    else if (k == "x_max") ps.x_max = limit_value(v, path, key);
+    else if (k == "z_max") ps.z_max = limit_value(v, path, key);
+    else if (k == "where") ps.where = texts_value(v, path, key);
+    else throw InputError(path, key, "unknown plot key");
+  }
+  check_plot(ps, path, "plot." + id);
+  return ps;
 }
 
 }  // namespace
@@ -109,16 +184,17 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
       else if (section == "base") base[rest] = v;
       else throw InputError(path, "quick." + k, "quick overrides study.*, sweep.* or base.*");
     }
-  st.title = string_or(study, "title", name);
-  st.claim = string_or(study, "claim", "");
+  st.title = name;
   std::string scenario_file;  // a scenario file the [base] keys override
   for (const auto& [k, v] : study.items()) {
-    if (k == "title" || k == "claim") continue;
-    if (k == "scenario") scenario_file = v.get<std::string>();
-    else if (k == "repeat") st.sweep.repeat = v.get<std::uint64_t>();
-    else if (k == "seed") st.sweep.master_seed = v.get<std::uint64_t>();
-    else if (k == "keep_series") st.sweep.keep_series = v.get<bool>();
-    else throw InputError(path, "study." + k, "unknown key (title, claim, scenario, repeat, seed, keep_series)");
+    const std::string key = "study." + k;
+    if (k == "title") st.title = text_value(v, path, key);
+    else if (k == "claim") st.claim = text_value(v, path, key);
+    else if (k == "scenario") scenario_file = text_value(v, path, key);
+    else if (k == "repeat") st.sweep.repeat = integer_value(v, path, key, 1, max_repeat);
+    else if (k == "seed") st.sweep.master_seed = integer_value(v, path, key, 0, std::numeric_limits<std::int64_t>::max());
+    else if (k == "keep_series") st.sweep.keep_series = bool_value(v, path, key);
+    else throw InputError(path, key, "unknown key (title, claim, scenario, repeat, seed, keep_series)");
   }
   // Relative paths (the scenario file, load and graph files) are relative to the study file.
   const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();
@@ -139,29 +215,10 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
     }
     st.sweep.axes.push_back({k, std::vector<json>(v.begin(), v.end())});
   }
+  check_run_count(st.sweep, path);
   for (const auto& [id, p] : plots) {
-    PlotSpec ps;
-    ps.file = id;
-    for (const auto& [k, v] : p.items()) {
-      if (k == "kind") ps.kind = v.get<std::string>();
-      else if (k == "x") ps.x = v.get<std::string>();
-      else if (k == "y") ps.y = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
-      else if (k == "group") ps.group = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
-      else if (k == "title") ps.title = v.get<std::string>();
-      else if (k == "xlabel") ps.xlabel = v.get<std::string>();
-      else if (k == "ylabel") ps.ylabel = v.get<std::string>();
-      else if (k == "logx") ps.logx = v.get<bool>();
-      else if (k == "logy") ps.logy = v.get<bool>();
-      else if (k == "overlay") ps.overlay = v.get<bool>();
-      else if (k == "labels") ps.labels = v.get<std::vector<std::string>>();
-      else if (k == "x_max") ps.x_max = v.get<double>();
-      else if (k == "z_max") ps.z_max = v.get<double>();
-      else if (k == "where") ps.where = v.is_array() ? v.get<std::vector<std::string>>() : std::vector<std::string>{v.get<std::string>()};
-      else throw InputError(path, "plot." + id + "." + k, "unknown plot key");
-    }
-    check_plot(ps, path, "plot." + id);
-    if (ps.kind == "series") st.sweep.keep_series = true;
-    st.plots.push_back(std::move(ps));
+    st.plots.push_back(plot_spec(id, p, path));
+    if (st.plots.back().kind == "series") st.sweep.keep_series = true;
   }
   return st;
 }
@@ -220,7 +277,7 @@ json xy_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart,
       const double mean = mean_of(ys), lo = *std::min_element(ys.begin(), ys.end()), hi = *std::max_element(ys.begin(), ys.end());
       cs.x.push_back(x);
       cs.y.push_back(mean);
-      csv += fmt::format("\"{}\",{:.10g},{:.10g},{:.10g},{:.10g},{}\n", label, x, mean, lo, hi, ys.size());
+      csv += fmt::format("{},{:.10g},{:.10g},{:.10g},{:.10g},{}\n", csv_text(label), x, mean, lo, hi, ys.size());
       rows.push_back({{"group", label}, {"x", x}, {"mean", mean}, {"min", lo}, {"max", hi}, {"samples", ys.size()}});
     }
     if (ps.kind == "fit" && cs.x.size() >= 2) {
@@ -244,7 +301,7 @@ json xy_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& chart,
   if (ps.kind == "fit") {
     csv += "\ngroup,exponent,coefficient,r2\n";
     for (const auto& f : fits)
-      csv += fmt::format("\"{}\",{:.4f},{:.6g},{:.4f}\n", f["group"].get<std::string>(), f["exponent"].get<double>(),
+      csv += fmt::format("{},{:.4f},{:.6g},{:.4f}\n", csv_text(f["group"].get<std::string>()), f["exponent"].get<double>(),
                          f["coefficient"].get<double>(), f["r2"].get<double>());
     table["fits"] = fits;
   }
@@ -300,7 +357,7 @@ json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& char
       const std::size_t absent = missing[{cluster, bar}];
       const double mean = v.empty() ? std::numeric_limits<double>::quiet_NaN() : mean_of(v);
       cs.y.push_back(mean);
-      csv += fmt::format("\"{}\",\"{}\",{},{},{}\n", cluster, bar, v.empty() ? "" : fmt::format("{:.10g}", mean), v.size(), absent);
+      csv += fmt::format("{},{},{},{},{}\n", csv_text(cluster), csv_text(bar), v.empty() ? "" : fmt::format("{:.10g}", mean), v.size(), absent);
       rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", v.empty() ? json(nullptr) : json(mean)}, {"samples", v.size()}, {"missing", absent}});
     }
     chart.series.push_back(std::move(cs));
@@ -378,7 +435,7 @@ json write_plot(const PlotSpec& ps, const std::vector<json>& all_records, const 
 }
 
 StudyOutput run_study(const Study& study, const std::string& out_dir, SweepRun how) {
-  std::filesystem::create_directories(out_dir);
+  make_folder(out_dir);
   const std::string stem = std::filesystem::path(study.name).filename().string();
   const std::string store_path = (std::filesystem::path(out_dir) / (stem + ".jsonl")).string();
   ResultStore store(store_path, [](const std::string& w) { fmt::print(stderr, "warning: {}\n", w); });

@@ -2,14 +2,15 @@
 
 #include <atomic>
 #include <cstdio>
-#include <map>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
+#include "nnlb/version.hpp"
 
 namespace nnlb {
 
@@ -42,14 +43,96 @@ void apply_axis(Scenario& scenario, const std::string& key, const json& value, c
   for (std::size_t k = 0; k < keys.size(); ++k) scenario.set(keys[k], value[k], source);
 }
 
-std::string run_key(const json& scenario, std::uint64_t seed) {
-  // FNV-1a over the canonical dump (keys are sorted) and the seed.
+namespace {
+
+// The scenario's meaning: every key but the free texts, canonical (keys sorted).
+std::string meaning_text(json scenario) {
+  scenario.erase("name");
+  scenario.erase("description");
+  return scenario.dump();
+}
+
+std::string key_of(const std::string& meaning, std::uint64_t seed) {
+  // FNV-1a over the meaning and the seed.
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : scenario.dump() + "#" + std::to_string(seed)) h = (h ^ c) * 0x100000001b3ULL;
+  for (unsigned char c : meaning + "#" + std::to_string(seed)) h = (h ^ c) * 0x100000001b3ULL;
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
+
+using Point = std::vector<std::pair<std::string, json>>;
+
+std::string point_text(const Point& point) {
+  std::string text;
+  for (const auto& [k, v] : point) text += (text.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  return text;
+}
+
+// Calls job(i) for i in 0 .. count-1 on `threads` threads (0: all cores), each running one job
+// at a time single-threaded. The first job that throws stops the others from starting new jobs;
+// its exception is rethrown once all threads are done.
+void for_each_job(std::size_t count, int threads, const std::function<void(std::size_t)>& job) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex mutex;
+  auto worker = [&] {
+    set_thread_count(1);  // parallelism is across runs; each run is single-threaded
+    for (std::size_t t = next++; t < count; t = next++) {
+      {
+        std::lock_guard lock(mutex);
+        if (failure) return;
+      }
+      try {
+        job(t);
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        return;
+      }
+    }
+  };
+  const unsigned n = threads > 0 ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::min<std::size_t>(n, count); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+// Builds what each point that still has runs to do is made of (topology, load, policy), so that
+// a bad point stops the sweep before any run, whichever process or thread would run it.
+void check_points(const std::vector<Scenario>& scenarios, const std::vector<Point>& points, const std::vector<bool>& pending,
+                  std::uint64_t seed, int threads) {
+  std::vector<std::size_t> todo;
+  for (std::size_t p = 0; p < points.size(); ++p)
+    if (pending[p]) todo.push_back(p);
+  for_each_job(todo.size(), threads, [&](std::size_t t) {
+    const std::size_t p = todo[t];
+    try {
+      prepare_run(scenarios[p], seed);
+    } catch (const InputError& e) {
+      if (points[p].empty()) throw;
+      throw InputError(e.source(), e.key(), std::string(e.what()) + " (sweep point " + point_text(points[p]) + ")");
+    }
+  });
+}
+
+// A record as job `job` of this sweep: its point, repeat and free texts (name, description),
+// which the key leaves out, so that a stored run serves any point of the same meaning.
+json labelled(json record, const std::vector<Scenario>& scenarios, const std::vector<Point>& points, std::size_t job,
+              std::uint64_t repeat) {
+  const std::size_t p = job / repeat;
+  record["point"] = json::object();
+  for (const auto& [key, v] : points[p]) record["point"][key] = v;
+  record["repeat"] = job % repeat;
+  if (record["scenario"].is_object())
+    for (const char* text : {"name", "description"}) record["scenario"][text] = scenarios[p].get(text);
+  return record;
+}
+
+}  // namespace
+
+std::string run_key(const json& scenario, std::uint64_t seed) { return key_of(meaning_text(scenario), seed); }
 
 std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   const auto points = sweep_points(spec);
@@ -59,65 +142,51 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
     for (const auto& [k, v] : p) apply_axis(s, k, v, spec.base.source() + " [sweep]");
     scenarios.push_back(std::move(s));
   }
-  // This process's jobs, and which of them the store already holds.
-  std::vector<std::size_t> jobs;
-  for (std::size_t j = 0; j < points.size() * spec.repeat; ++j)
-    if (static_cast<int>(j % static_cast<std::size_t>(how.ranks)) == how.rank) jobs.push_back(j);
   std::map<std::string, const json*> stored;
   if (how.store)
     for (const auto& r : how.store->records()) stored[r["key"].get<std::string>()] = &r;
+  // Every job's key; the points with a job the store lacks (whichever process runs it) are checked.
+  const std::size_t job_count = points.size() * spec.repeat;
+  std::vector<std::string> keys(job_count);
+  std::vector<bool> pending(points.size(), false);
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const std::string meaning = meaning_text(scenarios[p].to_json());
+    for (std::uint64_t r = 0; r < spec.repeat; ++r) {
+      keys[p * spec.repeat + r] = key_of(meaning, spec.master_seed + r);
+      if (!stored.count(keys[p * spec.repeat + r])) pending[p] = true;
+    }
+  }
+  check_points(scenarios, points, pending, spec.master_seed, how.threads);
+  // This process's jobs, and which of them the store already holds.
+  std::vector<std::size_t> jobs;
+  for (std::size_t j = 0; j < job_count; ++j)
+    if (static_cast<int>(j % static_cast<std::size_t>(how.ranks)) == how.rank) jobs.push_back(j);
   std::vector<json> records(jobs.size());
   std::vector<std::size_t> todo;
-  std::vector<std::string> keys(jobs.size());
   for (std::size_t k = 0; k < jobs.size(); ++k) {
-    const std::size_t p = jobs[k] / spec.repeat, r = jobs[k] % spec.repeat;
-    json scenario = scenarios[p].to_json();
-    keys[k] = run_key(scenario, spec.master_seed + r);
-    if (auto it = stored.find(keys[k]); it != stored.end()) records[k] = *it->second;
+    if (auto it = stored.find(keys[jobs[k]]); it != stored.end()) records[k] = labelled(*it->second, scenarios, points, jobs[k], spec.repeat);
     else todo.push_back(k);
   }
   const std::size_t total = jobs.size();
-  std::atomic<std::size_t> next{0}, done{total - todo.size()};
+  std::atomic<std::size_t> done{total - todo.size()};
+  std::mutex progress_mutex;
   if (how.progress) how.progress(done, total);
-  std::exception_ptr failure;
-  std::mutex mutex;
-  auto worker = [&] {
-    set_thread_count(1);  // parallelism is across runs; each run is single-threaded
-    while (true) {
-      const std::size_t t = next++;
-      if (t >= todo.size()) return;
-      {
-        std::lock_guard lock(mutex);
-        if (failure) return;
-      }
-      const std::size_t k = todo[t], p = jobs[k] / spec.repeat, r = jobs[k] % spec.repeat;
-      try {
-        json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r));
-        if (!spec.keep_series) rec.erase("series");
-        rec["key"] = keys[k];
-        rec["point"] = json::object();
-        for (const auto& [key, v] : points[p]) rec["point"][key] = v;
-        rec["repeat"] = r;
-        if (how.store) how.store->append(rec);
-        records[k] = std::move(rec);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        return;
-      }
-      const std::size_t d = ++done;
-      if (how.progress) {
-        std::lock_guard lock(mutex);
-        how.progress(d, total);
-      }
+  for_each_job(todo.size(), how.threads, [&](std::size_t t) {
+    const std::size_t k = todo[t], p = jobs[k] / spec.repeat, r = jobs[k] % spec.repeat;
+    json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r));
+    if (!spec.keep_series) rec.erase("series");
+    rec["key"] = keys[jobs[k]];
+    rec["code_version"] = code_version;
+    rec = labelled(std::move(rec), scenarios, points, jobs[k], spec.repeat);
+    if (how.store) how.store->append(rec);
+    records[k] = std::move(rec);
+    const std::size_t d = ++done;
+    if (how.progress) {
+      std::lock_guard lock(progress_mutex);
+      how.progress(d, total);
     }
-  };
-  const unsigned n = how.threads > 0 ? static_cast<unsigned>(how.threads) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<std::size_t>(n, todo.size()); ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
+  });
   if (how.store) how.store->sync();
-  if (failure) std::rethrow_exception(failure);
   return records;
 }
 

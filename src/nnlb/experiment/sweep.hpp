@@ -25,6 +25,10 @@ struct SweepAxis {
 // Sets one axis value on a scenario (several keys for a zipped axis); InputError if malformed.
 void apply_axis(Scenario& scenario, const std::string& key, const nlohmann::json& value, const std::string& source);
 
+// Bounds of a sweep: repeats per point, and runs in all (points x repeat).
+inline constexpr std::uint64_t max_repeat = 100'000;
+inline constexpr std::uint64_t max_runs = 1'000'000;
+
 struct SweepSpec {
   Scenario base;
   std::vector<SweepAxis> axes;
@@ -39,8 +43,9 @@ std::vector<std::vector<std::pair<std::string, nlohmann::json>>> sweep_points(co
 // Reports progress: runs finished so far (including those found in the store) and the total.
 using SweepProgress = std::function<void(std::size_t done, std::size_t total)>;
 
-// Identity of one run: a hash of the full scenario as run and its seed. Records in a store with
-// the same key are the same run.
+// Identity of one run: a hash of the scenario's meaning (every key but the free texts `name`
+// and `description`) and its seed. Records in a store with the same key are the same run; the
+// code version is not part of the key (a store made by other code is reused, with a warning).
 std::string run_key(const nlohmann::json& scenario, std::uint64_t seed);
 
 struct SweepRun {
@@ -51,8 +56,9 @@ struct SweepRun {
 };
 
 // Runs every point and repeat; each record gets "key", "point" ({key: value}) and "repeat".
-// Unknown keys and ill-typed values in the axes are reported before anything runs; the first run
-// that fails stops the sweep and its error is rethrown. Returns the records of this process's
+// Before anything runs, every point with a run still to do (by any process) is built as a run
+// would build it (keys, topology, load, policy), so a bad point stops the sweep with nothing
+// written; the first run that fails stops the sweep and its error is rethrown. Returns the records of this process's
 // jobs in (point, repeat) order, whatever the thread count.
 std::vector<nlohmann::json> run_sweep(const SweepSpec& spec, const SweepRun& how = {});
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -18,6 +19,8 @@ namespace {
 constexpr std::uint64_t max_nodes = 0xffffffffULL;
 
 std::string read_text(const std::string& path) {
+  // A device or FIFO (/dev/zero) may never end: only regular files are read.
+  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path)) throw InputError(path, {}, "is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, {}, "cannot open graph file");
   std::ostringstream text;
@@ -95,6 +98,11 @@ Graph parse_edge_list(const std::string& path, const std::vector<std::string_vie
   // Many edge-list files give each edge in both directions: merge repeats.
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  // E edges touch at most 2E nodes; a larger id leaves nodes without an edge. Checked before
+  // allocating, so a stray huge id costs nothing.
+  if (max_id / 2 >= edges.size())
+    throw InputError(path, {}, "node id " + std::to_string(max_id) + " is too large: the file's " + std::to_string(edges.size()) +
+                                   " edges touch at most " + std::to_string(2 * edges.size()) + " nodes (ids are 0-based, every node needs an edge)");
   return Graph::from_edges(max_id + 1, std::move(edges));
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <fstream>
 #include <numeric>
 
@@ -20,6 +21,18 @@ LoadMode parse_load_mode(std::string_view text) {
 std::string_view to_string(LoadMode mode) { return mode == LoadMode::real ? "real" : "integer"; }
 
 namespace {
+
+// The largest total load: the statistics square loads and sum the squares, so totals keep
+// headroom far below the largest double.
+constexpr double max_total_load = 1e100;
+
+void check_total(double total, const std::string& what) {
+  if (!(total <= max_total_load)) {
+    std::ostringstream text;
+    text << what << ": the total load " << total << " exceeds " << max_total_load << " (the statistics square loads)";
+    throw InputError({}, "load.init", text.str());
+  }
+}
 
 void check_whole(double v, LoadMode mode, const std::string& what) {
   if (mode == LoadMode::integer && (v != std::floor(v) || std::abs(v) > 9.0e15))
@@ -53,6 +66,7 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
     const bool per_node = text.ends_with("*N");
     const double t = number(per_node ? text.substr(0, text.size() - 2) : text) * (per_node ? static_cast<double>(nodes) : 1.0);
     if (t < 0) throw InputError({}, "load.init", what + ": TOTAL must be >= 0");
+    check_total(t, what);
     check_whole(t, mode, what);
     return t;
   };
@@ -101,6 +115,8 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
     if (args.empty()) throw InputError({}, "load.init", what + ": expected file:PATH");
     std::filesystem::path path(args);
     if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
+    if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
+      throw InputError(path.string(), {}, "is not a regular file");
     std::ifstream in(path);
     if (!in) throw InputError(path.string(), {}, "cannot open load file");
     std::string line;
@@ -130,6 +146,7 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
   } else {
     throw InputError({}, "load.init", "unknown initial load " + what + " (uniform:LOW,HIGH, single:NODE,TOTAL, random-total:TOTAL, file:PATH or a number; TOTAL may be X*N, X per node)");
   }
+  check_total(std::accumulate(w.begin(), w.end(), 0.0), what);
   return w;
 }
 

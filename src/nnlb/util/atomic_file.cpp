@@ -30,4 +30,14 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   }
 }
 
+void make_folder(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (fs::is_directory(dir)) return;
+  for (fs::path p = dir; !p.empty() && p != p.parent_path(); p = p.parent_path())
+    if (fs::exists(p) && !fs::is_directory(p)) throw InputError(p.string(), {}, "is a file, not a folder");
+  throw InputError(dir, {}, "cannot create folder: " + ec.message());
+}
+
 }  // namespace nnlb

@@ -1,0 +1,324 @@
+// Hostile and malformed input (issues 14 and 15): nothing reaches a shell or gnuplot as code, and
+// bad input is one line on stderr, exit status 2, no partial output, never an abort.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "nnlb/experiment/scenario.hpp"
+#include "nnlb/experiment/study.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Outcome {
+  int status = -1;  // exit status; 128 + signal if killed
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("nnlb-harden-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// Runs nnlb with exactly these arguments (no shell) in folder `cwd`.
+Outcome nnlb_in(const fs::path& cwd, const std::vector<std::string>& args) {
+  const fs::path out = fs::temp_directory_path() / ("nnlb-harden-out-" + std::to_string(::getpid()));
+  const fs::path err = fs::temp_directory_path() / ("nnlb-harden-err-" + std::to_string(::getpid()));
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(o, 1);
+    ::dup2(e, 2);
+    if (::chdir(cwd.c_str()) != 0) ::_exit(126);
+    // A hang or a runaway allocation fails the test (killed by SIGALRM, or out of memory) instead
+    // of stalling it or the machine.
+    const rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};
+    ::setrlimit(RLIMIT_AS, &memory);
+    ::alarm(120);
+    std::vector<char*> argv{const_cast<char*>(NNLB_BINARY)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(NNLB_BINARY, argv.data());
+    ::_exit(127);
+  }
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  Outcome r{WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), slurp(out), slurp(err)};
+  fs::remove(out);
+  fs::remove(err);
+  return r;
+}
+
+std::size_t lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+// The project rule for bad input: exit status 2, one line on stderr holding `expect`.
+void expect_refused(const Outcome& o, const std::string& expect, const std::string& what) {
+  EXPECT_EQ(o.status, 2) << what << "\n  stderr: " << o.err;
+  EXPECT_EQ(lines(o.err), 1u) << what << "\n  stderr: " << o.err;
+  EXPECT_NE(o.err.find(expect), std::string::npos) << what << "\n  stderr: " << o.err;
+}
+
+// Files in `dir` whose name starts with "PWNED": each would be a command that ran.
+std::vector<std::string> pwned(const fs::path& dir) {
+  std::vector<std::string> found;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().starts_with("PWNED")) found.push_back(e.path().filename().string());
+  return found;
+}
+
+// Texts that would run commands or break a gnuplot script if pasted into it unquoted.
+const std::vector<std::string> hostile = {
+    "a `touch PWNED1` b", "system(\"touch PWNED2\")", "it's \"quoted\" \\ back\\", "one\ntwo `touch PWNED3`", "@macro $(touch PWNED4) '",
+};
+
+// Two small records whose scenario names are hostile texts, as a results store.
+fs::path hostile_store(const fs::path& dir) {
+  const auto run = nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", "stop.steps=4", "--format", "json", "--repeat", "2"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  json runs = json::parse(run.out)["runs"];
+  std::ofstream store(dir / "hostile.jsonl");
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    runs[k]["scenario"]["name"] = hostile[k];
+    runs[k]["key"] = std::to_string(k);
+    store << runs[k].dump() << "\n";
+  }
+  return dir / "hostile.jsonl";
+}
+
+TEST(PlotText, HostileTitlesLabelsAndFileNamesStayText) {
+  const fs::path dir = fresh_dir("plot-text");
+  hostile_store(dir);
+  const std::string image = "chart `touch PWNED5` $(touch PWNED6) 'x'.svg";
+  const auto o = nnlb_in(dir, {"plot", "hostile.jsonl", "--kind", "series", "--x", "steps", "--y", "imbalance", "--group", "scenario.name",
+                               "--title", hostile[0], "--xlabel", hostile[1], "--ylabel", hostile[3], "--out", image});
+  // kind series needs the series, which the records keep (written by `nnlb run`).
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
+  const std::string svg = slurp(dir / image);
+  for (const std::string text : {"a `touch PWNED1` b", "system(\"touch PWNED2\")", "one two `touch PWNED3`"})
+    EXPECT_NE(svg.find(text), std::string::npos) << text;
+  fs::remove_all(dir);
+}
+
+TEST(PlotText, HostileValuesFromRecordsStayText) {
+  const fs::path dir = fresh_dir("plot-data");
+  hostile_store(dir);
+  const auto o = nnlb_in(dir, {"plot", "hostile.jsonl", "--kind", "bars", "--x", "scenario.name", "--y", "summary.steps", "--out", "bars.svg"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
+  const std::string svg = slurp(dir / "bars.svg");
+  EXPECT_NE(svg.find("a `touch PWNED1` b"), std::string::npos);
+  EXPECT_NE(svg.find("system(\"touch PWNED2\")"), std::string::npos);
+  const auto csv = slurp(dir / "bars.csv");
+  EXPECT_NE(csv.find("\"system(\"\"touch PWNED2\"\")\""), std::string::npos) << csv;  // CSV quotes doubled
+  fs::remove_all(dir);
+}
+
+TEST(PlotText, EveryChartKindQuotesItsTexts) {
+  const fs::path dir = fresh_dir("plot-kinds"), cwd = fs::current_path();
+  fs::current_path(dir);  // where gnuplot would run an injected command
+  std::vector<json> records;
+  for (std::size_t k = 0; k < hostile.size(); ++k)
+    records.push_back({{"scenario", {{"name", hostile[k]}}},
+                       {"topology", {{"nodes", 4.0 * static_cast<double>(k + 1)}}},
+                       {"summary", {{"steps", 10.0 * static_cast<double>(k + 1)}}},
+                       {"seed", 1},
+                       {"load_history", {{"steps", {0, 1}}, {"loads", {{1.0, 2.0}, {1.5, 1.5}}}}}});
+  for (const std::string kind : {"lines", "fit", "bars", "heatmap"}) {
+    PlotSpec p{.kind = kind, .x = "topology.nodes", .y = {"summary.steps"}, .group = {"scenario.name"}, .file = kind,
+               .title = hostile[2], .xlabel = hostile[4], .ylabel = hostile[3]};
+    if (kind == "bars") p.x = "scenario.name", p.group.clear();
+    write_plot(p, records, dir.string(), hostile[0], ".svg");
+    EXPECT_TRUE(fs::exists(dir / (kind + ".svg"))) << kind;
+  }
+  EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
+  fs::current_path(cwd);
+  fs::remove_all(dir);
+}
+
+struct BadFile {
+  std::string text;    // the sweep file
+  std::string expect;  // in the error line
+};
+
+TEST(BadInput, IllTypedSweepFileValuesAreOneLineExitTwo) {
+  const fs::path dir = fresh_dir("types");
+  const std::string plot = "[plot.p]\nx = \"topology.nodes\"\ny = \"summary.steps\"\n";
+  const std::vector<BadFile> cases = {
+      {"[study]\nrepeat = \"three\"\n", "key 'study.repeat': expected an integer in 1..100000, got \"three\""},
+      {"[study]\nrepeat = -3\n", "key 'study.repeat': expected an integer in 1..100000, got -3"},
+      {"[study]\nrepeat = 0\n", "key 'study.repeat'"},
+      {"[study]\nrepeat = 1e30\n", "key 'study.repeat'"},
+      {"[study]\nseed = \"x\"\n", "key 'study.seed'"},
+      {"[study]\nkeep_series = 1\n", "key 'study.keep_series': expected true or false"},
+      {"[study]\ntitle = 7\n", "key 'study.title': expected a string, got 7"},
+      {"[study]\nscenario = [1]\n", "key 'study.scenario'"},
+      {plot + "logy = \"yes\"\n", "key 'plot.p.logy': expected true or false, got \"yes\""},
+      {plot + "title = 7\n", "key 'plot.p.title': expected a string"},
+      {plot + "where = 5\n", "key 'plot.p.where': expected a string or a list of strings, got 5"},
+      {plot + "labels = [1, 2]\n", "key 'plot.p.labels'"},
+      {plot + "x_max = \"far\"\n", "key 'plot.p.x_max': expected a number >= 0"},
+      {"[plot.p]\nx = 3\ny = \"summary.steps\"\n", "key 'plot.p.x': expected a string"},
+      {"[base]\nstop.time = inf\n", "[base]: key 'stop.time': expected a finite number, got inf"},
+      {"[base]\nstop.steps = 1e30\n", "[base]: key 'stop.steps': expected a non-negative integer, got 1e+30"},
+      {"[sweep]\nseed = [1, 2]\ntopology = [\"mesh:4x4\"]\nalgorithm = [\"adf\"]\nalpha = [0.1, 0.2, 0.3]\n"
+       "stop.steps = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n[study]\nrepeat = 100000\n",
+       "key 'sweep': 6e+06 runs (points x repeat), more than the 1000000 a sweep may hold"},
+  };
+  for (const auto& c : cases) {
+    std::ofstream(dir / "s.toml") << c.text;
+    expect_refused(nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl"}), std::string("s.toml") + (c.expect.starts_with("[") ? " " : ": ") + c.expect,
+                   c.text);
+    EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << c.text;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, ABadLaterPointRunsNothing) {
+  const fs::path dir = fresh_dir("later-point");
+  std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 5\n[sweep]\ntopology = [\"mesh:4x4\", \"mesh:6x6\", \"star:5\"]\n"
+                                   "algorithm = [\"odf\"]\n";
+  const auto o = nnlb_in(dir, {"sweep", "s.toml", "-q", "--threads", "1", "--store", "s.jsonl"});
+  expect_refused(o, "s.toml: key 'alpha': 'odf' is defined only on meshes", "odf on a star");
+  EXPECT_NE(o.err.find("(sweep point algorithm=odf topology=star:5)"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << "no run may start before every point is checked";
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, EmptyTextUnsetsAnOptionalKey) {
+  Scenario s;
+  s.set("stop.imbalance", 1.0, "test");
+  s.set("stop.imbalance", "", "test");
+  EXPECT_FALSE(s.is_set("stop.imbalance"));
+  EXPECT_THROW(s.set("topology", json(nullptr), "test"), InputError);
+  EXPECT_THROW(s.set("stop.steps", 1e300, "test"), InputError);
+}
+
+TEST(BadInput, FilesAndFoldersInTheWay) {
+  const fs::path dir = fresh_dir("in-the-way");
+  std::ofstream(dir / "results") << "a plain file\n";
+  std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 5\ntopology = \"ring:8\"\n[plot.p]\nx = \"topology.nodes\"\ny = \"summary.steps\"\n";
+  expect_refused(nnlb_in(dir, {"sweep", "s.toml", "-q"}), "results: is a file, not a folder", "default store under ./results");
+  expect_refused(nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl", "--out-dir", "results"}), "results: is a file, not a folder",
+                 "sweep --out-dir a file");
+  EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << "refused before running";
+  expect_refused(nnlb_in(dir, {"reproduce", "xu1995/fig2", "--quick", "-q", "--out-dir", "results"}), "results: is a file, not a folder",
+                 "reproduce --out-dir a file");
+  expect_refused(nnlb_in(dir, {"reproduce", "xu1995/fig2", "--quick", "-q", "--out-dir", "out", "--report-dir", "results"}),
+                 "results: is a file, not a folder", "reproduce --report-dir a file");
+  EXPECT_FALSE(fs::exists(dir / "out" / "xu1995" / "fig2" / "fig2.jsonl")) << "refused before running";
+  expect_refused(nnlb_in(dir, {"run", "."}), ".: is a folder, not a scenario file", "run .");
+  expect_refused(nnlb_in(dir, {"sweep", "."}), ".: is a folder, not a study file", "sweep .");
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, ExceptionsOfAnyKindAreOneLineExitTwo) {
+  const fs::path dir = fresh_dir("any-exception");
+  // A series of strings: the JSON library's own type error, not an InputError.
+  std::ofstream(dir / "runs.json") << R"({"series": {"steps": ["a"], "imbalance": [1]}})";
+  const auto o = nnlb_in(dir, {"plot", "runs.json", "--kind", "series", "--x", "steps", "--y", "imbalance", "--out", "p.png"});
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(lines(o.err), 1u) << o.err;
+  EXPECT_TRUE(o.err.starts_with("nnlb: ")) << o.err;
+  EXPECT_FALSE(fs::exists(dir / "p.png"));
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, DeeplyNestedJsonIsRefused) {
+  const fs::path dir = fresh_dir("deep");
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  std::ofstream(dir / "deep.json") << deep;
+  expect_refused(nnlb_in(dir, {"plot", "deep.json", "--x", "a", "--y", "b", "--out", "p.png"}), "deep.json: nested deeper than 64 levels",
+                 "deep record");
+  std::ofstream(dir / "deep.jsonl") << deep << "\n";
+  const auto o = nnlb_in(dir, {"plot", "deep.jsonl", "--x", "a", "--y", "b", "--out", "p.png"});
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find("deep.jsonl:1: corrupt record skipped"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("deep.jsonl: holds no records"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir / "p.png"));
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, AnalyzeRefusesImbalanceTargetsThatAreNotPositive) {
+  const fs::path dir = fresh_dir("analyze");
+  for (const std::string target : {"-1", "0", "nan"})
+    expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=ring:8", "--target", target}),
+                   "nnlb: --target: must be an imbalance factor nu > 0, got " + target, target);
+  expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=ring:8", "--set", "stop.imbalance=0"}),
+                 "key 'stop.imbalance': analyze needs a target nu > 0 (or --target)", "stop.imbalance = 0");
+  expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=ring:8", "--initial-imbalance", "-5"}),
+                 "nnlb: --initial-imbalance: must be an imbalance factor nu > 0", "initial -5");
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, GraphAndLoadFilesAreBoundedBeforeAllocating) {
+  const fs::path dir = fresh_dir("graph-files");
+  std::ofstream(dir / "far.edges") << "0 1\n1 4000000000\n";
+  std::ofstream(dir / "farther.edges") << "0 1\n1 2\n2 300000000\n";
+  std::ofstream(dir / "float.edges") << "0 1\n1 3e8\n";
+  std::ofstream(dir / "gap.edges") << "0 1\n3 4\n";
+  const std::vector<BadFile> cases = {
+      {"topology=file:far.edges", "far.edges: key 'topology': node id 4000000000 is too large: the file's 2 edges touch at most 4 nodes"},
+      {"topology=file:farther.edges", "farther.edges: key 'topology': node id 300000000 is too large"},
+      {"topology=file:gap.edges", "gap.edges: key 'topology': node id 4 is too large: the file's 2 edges touch at most 4 nodes"},
+      {"topology=file:float.edges", "float.edges:2: key 'topology': '3e8' is not a node id"},
+      {"topology=file:/dev/zero", "/dev/zero: key 'topology': is not a regular file"},
+      {"load.init=file:/dev/zero", "/dev/zero: key 'load.init': is not a regular file"},
+      {"load.init=random-total:1e308*N", "key 'load.init': 'random-total:1e308*N': the total load inf exceeds 1e+100"},
+      {"load.init=uniform:0,1e300", "key 'load.init': 'uniform:0,1e300': the total load"},
+      {"load.init=single:3,1e200", "key 'load.init': 'single:3,1e200': the total load 1e+200 exceeds 1e+100"},
+  };
+  for (const auto& c : cases) {
+    expect_refused(nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", c.text, "--out", "r.json"}), c.expect, c.text);
+    EXPECT_FALSE(fs::exists(dir / "r.json")) << c.text;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(BadInput, AFailureOnOneRankEndsEveryRank) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  // des.lb_period = 0 passes the point checks (the engine refuses it when it starts), so only the
+  // rank that runs that point fails; the other must not be left waiting at the barrier.
+  const fs::path dir = fresh_dir("mpi-fail");
+  std::ofstream(dir / "s.toml") << "[base]\nengine = \"des\"\ntopology = \"ring:8\"\nstop.time = 1.0\n"
+                                   "[sweep]\ndes.lb_period = [1e-3, 0.0]\n";
+  const auto o = nnlb_in(dir, {"--version"});
+  ASSERT_EQ(o.status, 0);
+  const std::string cmd = "cd " + dir.string() +
+                          " && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+                          "OMPI_MCA_btl=self,vader timeout 120 " NNLB_TEST_MPIRUN " -np 2 " NNLB_BINARY
+                          " sweep s.toml -q --threads 1 --store s.jsonl > out.txt 2> err.txt";
+  const int raw = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 2) << "124 would be the timeout: a rank left waiting";
+  EXPECT_NE(slurp(dir / "err.txt").find("nnlb: rank 1: "), std::string::npos) << slurp(dir / "err.txt");
+  fs::remove_all(dir);
+#endif
+}
+
+}  // namespace
+}  // namespace nnlb
