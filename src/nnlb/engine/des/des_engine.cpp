@@ -172,9 +172,8 @@ class DesRun {
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double bytes, const Cargo& cargo) {
     NodeState& n = nodes_[i];
-    if (p >= n.ports.size()) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
-    if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
-      throw std::logic_error("node " + std::to_string(i) + " sends load it does not hold");
+    if (p >= n.ports.size() || !(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load))) [[unlikely]]
+      bad_send(i, p, cargo.load);
     n.load -= cargo.load;
     if (cargo.items.empty()) {
       ship(i, p, channel, tag, value, bytes, cargo.load, {});
@@ -241,36 +240,55 @@ class DesRun {
   }
 
   // Puts a message from node i on the wire of port p. The load and items have left the node.
-  void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
-            double load, std::span<const Item> items) {
-    Ports& out = nodes_[i].ports;
+  [[gnu::cold, gnu::noinline]] void bad_send(NodeId i, Port p, double load) const {
+    if (p >= nodes_[i].ports.size()) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
+    throw std::logic_error("node " + std::to_string(i) + " sends " + std::to_string(load) + " load units it does not hold");
+  }
+
+  // Sending is the engine's hottest path (a control message per neighbour per balancing step).
+  [[gnu::always_inline]] void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
+                                   double bytes, double load, std::span<const Item> items) {
     moved_ += load;
     ++messages_[static_cast<std::size_t>(channel)];
-    int copies = 1;
-    if (faulty_ && (load > 0 || !items.empty())) {
-      const std::uint64_t k = ++carrying_sent_;
-      if (hits(opt_.faults.drop_every, k)) return;  // lost on the wire
-      if (hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
-      if (hits(opt_.faults.duplicate_every, k)) copies = 2;
+    if (faulty_ && (load > 0 || !items.empty())) [[unlikely]] {
+      ship_faulty(i, p, channel, tag, value, bytes, load, items);
+      return;
     }
+    post(wire(i, p, channel, tag, value, bytes, load, items));
+  }
+
+  // The message record of a send, on the wire of port p from now on.
+  [[gnu::always_inline]] Wire wire(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            double load, std::span<const Item> items) {
+    Ports& out = nodes_[i].ports;
     const double arrival = out.deliver(p, now_, bytes, opt_.separate_control && channel == Channel::control);
-    const NodeId to = out.info[p].id;
-    for (int c = 0; c < copies; ++c) {
-      const bool notify = notify_[static_cast<std::size_t>(channel)];
-      std::uint32_t m = 0;
-      if (notify) m = new_wire();
-      Wire& w = notify ? wires_[m] : nodes_[to].mailbox[static_cast<std::size_t>(channel)].emplace_back();
-      w.arrival = arrival;
-      w.to = to;
-      w.items = items.empty() ? no_items : store_items(items);
-      w.msg.port = out.back[p];
-      w.msg.from = i;
-      w.msg.channel = channel;
-      w.msg.tag = tag;
-      w.msg.load = load;
-      w.msg.value = value;
-      w.msg.item_count = static_cast<std::uint32_t>(items.size());
-      if (notify) queue_.push(arrival, arrival_event, m);
+    return {arrival, out.info[p].id, items.empty() ? no_items : store_items(items),
+            Message{out.back[p], i, channel, tag, load, value, static_cast<std::uint32_t>(items.size())}};
+  }
+
+  // Into the receiver's mailbox (silent channel) or the pool, with an arrival event.
+  [[gnu::always_inline]] void post(const Wire& w) {
+    const auto c = static_cast<std::size_t>(w.msg.channel);
+    if (!notify_[c]) {
+      nodes_[w.to].mailbox[c].push_back(w);
+      return;
+    }
+    const std::uint32_t m = new_wire();
+    wires_[m] = w;
+    queue_.push(w.arrival, arrival_event, m);
+  }
+
+  // Every k-th load-carrying message is lost, altered or sent twice (FaultInjection).
+  [[gnu::noinline]] void ship_faulty(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+                   double load, std::span<const Item> items) {
+    const std::uint64_t k = ++carrying_sent_;
+    if (hits(opt_.faults.drop_every, k)) return;
+    if (hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
+    Wire w = wire(i, p, channel, tag, value, bytes, load, items);
+    post(w);
+    if (hits(opt_.faults.duplicate_every, k)) {
+      if (w.items != no_items) w.items = store_items(items);
+      post(w);
     }
   }
 
