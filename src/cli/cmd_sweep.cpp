@@ -57,7 +57,7 @@ void print_points(const std::vector<nlohmann::json>& records) {
 int sweep(const SweepOptions& o) {
   const std::string stem = fs::path(o.file).stem().string();
   Study study = load_study(o.file, stem, o.quick);
-  for (const auto& a : o.sets) study.sweep.base.set_from_text(a, "--set " + a.substr(0, a.find('=')));
+  for (const auto& a : o.sets) set_from_command_line(study.sweep.base, a);
   if (o.seed) study.sweep.master_seed = *o.seed;
   const std::string store_path = o.store.empty() ? (fs::path("results/sweeps") / (stem + ".jsonl")).string() : o.store;
   const std::string out_dir = o.out_dir.empty() ? fs::path(store_path).parent_path().string() : o.out_dir;
