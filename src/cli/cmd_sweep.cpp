@@ -110,6 +110,7 @@ Action add_sweep(CLI::App& app) {
   add_threads_option(app, o->threads);
   app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_flag("--quick", o->quick, "apply the file's [quick] section");
+  app.footer("Every key of a sweep file, with its type, default and an example: docs/sweep-files.md");
   return [o] { return sweep(*o); };
 }
 
