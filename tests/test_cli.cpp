@@ -135,6 +135,13 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
   }
 }
 
+TEST(Cli, SweepHelpPointsToTheSweepFileReference) {
+  const auto o = nnlb("sweep --help");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("docs/sweep-files.md"), std::string::npos) << o.out;
+  EXPECT_TRUE(std::filesystem::exists(std::string(NNLB_SOURCE_DIR) + "/docs/sweep-files.md"));
+}
+
 TEST(Cli, ListNamesEveryTopologyPolicyAndKey) {
   const auto o = nnlb("list");
   ASSERT_EQ(o.status, 0);

@@ -297,6 +297,29 @@ TEST(BadInput, GraphAndLoadFilesAreBoundedBeforeAllocating) {
   fs::remove_all(dir);
 }
 
+TEST(SetOption, FilesNamedOnTheCommandLineAreRelativeToTheCurrentFolder) {
+  const fs::path dir = fresh_dir("set-file");
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "sub" / "scenario.toml") << "topology = \"ring:4\"\nstop.steps = 2\n";
+  std::ofstream(dir / "sub" / "sweep.toml") << "[study]\nscenario = \"scenario.toml\"\n";
+  std::ofstream(dir / "load.txt") << "1\n2\n3\n4\n";
+  std::ofstream(dir / "ring.edges") << "0 1\n1 2\n2 3\n3 0\n";
+  for (const std::string set : {"load.init=file:load.txt", "load.init=\"file:load.txt\"", "topology=file:ring.edges"}) {
+    const auto run = nnlb_in(dir, {"run", "sub/scenario.toml", "--set", set, "--format", "json"});
+    ASSERT_EQ(run.status, 0) << set << "\n" << run.err;
+    const auto record = json::parse(run.out);
+    const std::string key = set.substr(0, set.find('='));
+    EXPECT_EQ(record["scenario"][key], "file:" + (dir / (key == "topology" ? "ring.edges" : "load.txt")).string()) << set;
+    const auto sweep = nnlb_in(dir, {"sweep", "sub/sweep.toml", "-q", "--store", "s.jsonl", "--set", set});
+    EXPECT_EQ(sweep.status, 0) << set << "\n" << sweep.err;
+  }
+  // The scenario file's own relative paths stay relative to its folder.
+  std::ofstream(dir / "sub" / "own.toml") << "topology = \"ring:4\"\nstop.steps = 2\nload.init = \"file:load.txt\"\n";
+  expect_refused(nnlb_in(dir, {"run", "sub/own.toml"}), (dir / "sub" / "load.txt").string() + ": key 'load.init': cannot open load file",
+                 "a scenario's own path");
+  fs::remove_all(dir);
+}
+
 TEST(BadInput, AFailureOnOneRankEndsEveryRank) {
 #ifndef NNLB_TEST_MPIRUN
   GTEST_SKIP() << "nnlb was built without MPI";

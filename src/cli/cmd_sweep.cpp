@@ -57,7 +57,7 @@ void print_points(const std::vector<nlohmann::json>& records) {
 int sweep(const SweepOptions& o) {
   const std::string stem = fs::path(o.file).stem().string();
   Study study = load_study(o.file, stem, o.quick);
-  for (const auto& a : o.sets) study.sweep.base.set_from_text(a, "--set " + a.substr(0, a.find('=')));
+  for (const auto& a : o.sets) set_from_command_line(study.sweep.base, a);
   if (o.seed) study.sweep.master_seed = *o.seed;
   const std::string store_path = o.store.empty() ? (fs::path("results/sweeps") / (stem + ".jsonl")).string() : o.store;
   const std::string out_dir = o.out_dir.empty() ? fs::path(store_path).parent_path().string() : o.out_dir;
@@ -110,6 +110,7 @@ Action add_sweep(CLI::App& app) {
   add_threads_option(app, o->threads);
   app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_flag("--quick", o->quick, "apply the file's [quick] section");
+  app.footer("Every key of a sweep file, with its type, default and an example: docs/sweep-files.md");
   return [o] { return sweep(*o); };
 }
 

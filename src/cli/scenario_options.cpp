@@ -11,10 +11,20 @@ void ScenarioOptions::add_to(CLI::App& app) {
   app.add_option("--set", sets, "override a scenario key, KEY=VALUE (repeatable)")->take_all();
 }
 
+void set_from_command_line(Scenario& scenario, const std::string& assignment) {
+  const std::string key = assignment.substr(0, assignment.find('='));
+  scenario.set_from_text(assignment, "--set " + key);
+  // A file named on the command line is where the user stands, not beside the scenario file.
+  const std::string value = scenario.text(key);
+  if (!value.starts_with("file:")) return;
+  const std::filesystem::path path = value.substr(5);
+  if (path.is_relative()) scenario.set(key, "file:" + std::filesystem::absolute(path).string(), "--set " + key);
+}
+
 Scenario ScenarioOptions::load() const {
   if (std::filesystem::is_directory(file)) throw InputError(file, {}, "is a folder, not a scenario file");
   Scenario s = file.empty() ? Scenario() : Scenario::from_file(file);
-  for (const auto& a : sets) s.set_from_text(a, "--set " + a.substr(0, a.find('=')));
+  for (const auto& a : sets) set_from_command_line(s, a);
   return s;
 }
 
