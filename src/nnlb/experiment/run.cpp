@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "nnlb/agent/async_balancer.hpp"
 #include "nnlb/agent/round_balancer.hpp"
@@ -129,10 +130,55 @@ void check_engine_keys(const Scenario& s) {
   }
 }
 
+// Keys that mean something only when another key has a given value. Set away from its default
+// otherwise, such a key would be silently ignored, so it is an input error instead.
+void check_dependent_keys(const Scenario& s) {
+  struct Dependent {
+    const char* key;
+    const char* on;
+    const char* value;
+  };
+  static const Dependent dependents[] = {
+      {"threshold.low", "invocation", "threshold"},
+      {"threshold.high", "invocation", "threshold"},
+      {"workload.generation_mean", "workload.kind", "dynamic"},
+      {"workload.generation_variance", "workload.kind", "dynamic"},
+      {"workload.consumption", "workload.kind", "dynamic"},
+  };
+  for (const Dependent& d : dependents) {
+    const auto& keys = scenario_keys();
+    const auto info = std::find_if(keys.begin(), keys.end(), [&](const KeyInfo& k) { return k.name == d.key; });
+    if (s.get(d.key) != info->default_value && s.text(d.on) != d.value)
+      throw InputError(s.source(), d.key, std::string("applies only with ") + d.on + " = \"" + d.value + "\"");
+  }
+  if (s.is_set("des.comp_comm_ratio") && s.number("des.flops_per_unit") != 1e5)
+    throw InputError(s.source(), "des.comp_comm_ratio", "sets des.flops_per_unit, which is set too: keep one of them");
+}
+
+// A period so short against the run's time limit that the run could not end, or would record
+// without bound, is refused.
+void check_des_periods(const Scenario& s) {
+  const double horizon = s.number("stop.time");
+  auto bound = [&](const char* key, double max_count, const char* what) {
+    const double period = s.number(key);
+    if (period > 0 && horizon / period > max_count) {
+      std::ostringstream text;
+      text << period << " s gives " << horizon / period << " " << what << " within stop.time = " << horizon << " s; at most "
+           << max_count << " (raise it or lower stop.time)";
+      throw InputError(s.source(), key, text.str());
+    }
+  };
+  bound("des.lb_period", 1e9, "balancing steps per node");
+  bound("des.comp_min_period", 1e9, "computing steps per node");
+  bound("des.sample_period", 1e6, "samples");
+}
+
 }  // namespace
 
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
   check_engine_keys(s);
+  check_dependent_keys(s);
+  if (s.text("engine") == "des") check_des_periods(s);
   const RunSeeds seeds(seed);
   PreparedRun p;
   p.topology = located(s, "topology", [&] { return make_topology(s.text("topology"), seeds.topology, s.base_dir()); });
@@ -143,6 +189,8 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
   for (const PolicyKey& key : policy_catalog().keys())
     if (s.is_set(key.name)) spec.values[key.name] = s.text(key.name);
   p.policy = located(s, "", [&] { return make_policy(spec, p.topology); });
+  require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
+          "applies only to dimension exchange");
   p.platform.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), n, seeds.platform, s.base_dir()); });
   p.platform.latency = {s.number("platform.latency")};
   p.platform.bandwidth = {s.number("platform.bandwidth")};
