@@ -14,6 +14,7 @@
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/memory.hpp"
 #include "nnlb/util/rng.hpp"
 #include "nnlb/version.hpp"
 
@@ -173,6 +174,33 @@ void check_des_periods(const Scenario& s) {
   bound("des.sample_period", 1e6, "samples");
 }
 
+// What a run records grows with its length: the series (one record per sample) and the load
+// history (every node's load per sample). Refused, with the estimate, when it would not fit in
+// half of the machine's memory.
+void check_recording(const Scenario& s, NodeId nodes) {
+  const bool des = s.text("engine") == "des";
+  double samples = 0;
+  if (des) {
+    const double period = s.number("des.sample_period") > 0 ? s.number("des.sample_period") : 10 * s.number("des.lb_period");
+    samples = s.number("stop.time") / period + 2;
+  } else {
+    samples = static_cast<double>(s.integer("stop.steps")) + 2;
+  }
+  const double limit = static_cast<double>(physical_memory_bytes()) / 2;
+  auto refuse_over = [&](double bytes, const char* key, const char* what) {
+    if (bytes <= limit) return;
+    std::ostringstream text;
+    text << "would record " << what << ": about " << bytes / (1 << 30) << " GiB, more than half of this machine's "
+         << 2 * limit / (1 << 30) << " GiB; record less often";
+    throw InputError(s.source(), key, text.str());
+  };
+  const auto series_every = s.integer("output.series_every");
+  if (!des && series_every > 0) refuse_over(samples / static_cast<double>(series_every) * sizeof(StepRecord), "output.series_every", "the series");
+  if (const auto every = s.integer("output.load_history"); every > 0)
+    refuse_over((des ? samples : samples / static_cast<double>(every)) * nodes * sizeof(double), "output.load_history",
+                "every node's load at every sample");
+}
+
 }  // namespace
 
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
@@ -183,6 +211,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed) {
   PreparedRun p;
   p.topology = located(s, "topology", [&] { return make_topology(s.text("topology"), seeds.topology, s.base_dir()); });
   const NodeId n = p.topology.graph.num_nodes();
+  check_recording(s, p.topology.graph.num_nodes());
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
   p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
   PolicySpec spec{s.text("algorithm"), {}};
