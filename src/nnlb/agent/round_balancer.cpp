@@ -33,6 +33,7 @@ class RoundAgent final : public Agent {
 
   void arrived(Context& ctx, Channel channel) override {
     for (const Message& m : ctx.take(channel)) {
+      if (m.port == no_port) continue;  // load sent back after a neighbour left: kept, not part of a step
       EdgeState& e = edges_[m.port];
       if (m.tag == report_tag) {
         e.reported = m.value[0];

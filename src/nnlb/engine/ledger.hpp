@@ -9,7 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "nnlb/agent/agent.hpp"
+#include "nnlb/engine/holdings.hpp"
+#include "nnlb/engine/initial_state.hpp"
 #include "nnlb/engine/result.hpp"
+#include "nnlb/model/edge_coloring.hpp"
+#include "nnlb/util/error.hpp"
 
 namespace nnlb {
 
@@ -23,6 +28,13 @@ class Ledger {
   };
 
   void add(double load) { total_ += load, abs_total_ += std::abs(load); }
+  // Gives node i its initial holdings and books them.
+  void open(Holdings& h, const InitialState& initial, std::size_t i) {
+    h.load = initial.load[i];
+    if (!initial.items.empty())
+      for (const Item& it : initial.items[i]) h.add(it), add_item(it.id);
+    add(h.load);
+  }
   void add_item(std::uint64_t id) { items_.push_back(id), sorted_ = false; }
   double total() const { return total_; }
 
@@ -63,5 +75,14 @@ class Ledger {
   std::vector<std::uint64_t> items_;
   bool sorted_ = true;
 };
+
+// Whether `coloring` colours every slot of a graph with `slots` slots; throws InputError when the
+// program needs a colouring and has none.
+inline bool usable_coloring(const Program& program, const EdgeColoring* coloring, std::uint64_t slots) {
+  const bool colored = coloring != nullptr && coloring->slot_color.size() == slots;
+  if (program.needs().edge_coloring && !colored)
+    throw InputError({}, "algorithm", "program '" + program.name() + "' needs an edge colouring");
+  return colored;
+}
 
 }  // namespace nnlb

@@ -77,18 +77,10 @@ class DesRun {
         faulty_(opt.faults.drop_every + opt.faults.duplicate_every + opt.faults.corrupt_every > 0), changes_(changes),
         ctx_(*this) {
     const Graph& g = topo.graph;
-    if (program.needs().edge_coloring && (coloring == nullptr || coloring->slot_color.size() != topo.graph.num_slots()))
-      throw InputError({}, "algorithm", "program '" + program.name() + "' needs an edge colouring");
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     nodes_.resize(g.num_nodes());
-    for (NodeId i = 0; i < g.num_nodes(); ++i) {
-      NodeState& n = nodes_[i];
-      n.load = initial.load[i];
-      if (!initial.items.empty())
-        for (const Item& it : initial.items[i]) n.add(it), ledger_.add_item(it.id);
-      ledger_.add(n.load);
-    }
-    const bool colored = coloring != nullptr && coloring->slot_color.size() == g.num_slots();
+    for (NodeId i = 0; i < g.num_nodes(); ++i) ledger_.open(nodes_[i], initial, i);
+    const bool colored = usable_coloring(program, coloring, g.num_slots());
     for (NodeId i = 0; i < g.num_nodes(); ++i)
       for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
         const NodeId j = g.target(s);

@@ -49,17 +49,11 @@ class RoundsRun {
             const RoundsOptions& opt, const EdgeColoring* coloring)
       : g_(topo.graph), program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
         overdraft_(program.needs().overdraft), nodes_(g_.num_nodes()), initial_(g_.num_nodes()) {
-    if (program.needs().edge_coloring && (coloring == nullptr || coloring->slot_color.size() != g_.num_slots()))
-      throw InputError({}, "algorithm", "program '" + program.name() + "' needs an edge colouring");
-    if (coloring != nullptr && coloring->slot_color.size() == g_.num_slots()) colors_ = &coloring->slot_color;
+    if (usable_coloring(program, coloring, g_.num_slots())) colors_ = &coloring->slot_color;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     for (NodeId i = 0; i < g_.num_nodes(); ++i) {
-      RoundNode& n = nodes_[i];
-      n.load = initial.load[i];
-      if (!initial.items.empty())
-        for (const Item& it : initial.items[i]) n.add(it), ledger_.add_item(it.id);
-      ledger_.add(n.load);
-      initial_[i] = n.held();
+      ledger_.open(nodes_[i], initial, i);
+      initial_[i] = nodes_[i].held();
       rngs_.emplace_back(opt.seed, i);
     }
     const std::size_t blocks = block_count(g_.num_nodes());
