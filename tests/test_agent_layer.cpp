@@ -146,6 +146,58 @@ TEST(AgentLayer, EchoTakesOneRoundTripPerTreeLevelInRounds) {
   EXPECT_EQ(*r.summary.detected_at, 10.0);
 }
 
+// --- send_each: one message to every neighbour, each with its own fields ------------------------
+
+class Greeting final : public Program {
+  class GreetingAgent final : public Agent {
+   public:
+    explicit GreetingAgent(std::vector<std::vector<std::array<double, 3>>>& heard) : heard_(heard) {}
+    void start(Context& ctx) override {
+      std::vector<std::array<double, 3>> hello(ctx.degree());
+      for (Port p = 0; p < ctx.degree(); ++p) hello[p] = {double(ctx.self()), double(p), double(ctx.neighbors()[p].id)};
+      ctx.send_each(Channel::control, 7, hello, 16);
+    }
+    void arrived(Context& ctx, Channel) override {
+      for (const Message& m : ctx.take(Channel::control))
+        heard_[ctx.self()].push_back({double(m.from), double(ctx.neighbors()[m.port].id), m.value[2] + 1000 * m.tag});
+    }
+
+   private:
+    std::vector<std::vector<std::array<double, 3>>>& heard_;
+  };
+
+ public:
+  explicit Greeting(NodeId n) : heard(n) {}
+  std::string name() const override { return "greeting"; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override { return std::make_unique<GreetingAgent>(heard); }
+  mutable std::vector<std::vector<std::array<double, 3>>> heard;  // per node: (from, port's id, addressee + 1000 tag)
+};
+
+TYPED_TEST(EveryEngine, SendEachReachesEveryNeighbourWithItsOwnFields) {
+  const Topology t = make_topology("star:5", 1);
+  Greeting program(t.graph.num_nodes());
+  TypeParam::run(t, program, LoadMode::real, loads(std::vector<double>(t.graph.num_nodes(), 1)));
+  for (NodeId i = 0; i < t.graph.num_nodes(); ++i) {
+    ASSERT_EQ(program.heard[i].size(), t.graph.degree(i)) << i;
+    for (const auto& [from, port_id, addressee] : program.heard[i]) {
+      EXPECT_EQ(from, port_id) << i;               // the message's port names its sender
+      EXPECT_EQ(addressee, 7000.0 + i) << i;       // it carried the fields meant for this node
+    }
+  }
+}
+
+TYPED_TEST(EveryEngine, SendEachRefusesAWrongNumberOfMessages) {
+  class Wrong final : public Program {
+    class A final : public Agent {
+      void start(Context& ctx) override { ctx.send_each(Channel::control, 0, std::vector<std::array<double, 3>>(ctx.degree() + 1), 16); }
+    };
+   public:
+    std::string name() const override { return "wrong"; }
+    std::unique_ptr<Agent> make_agent(NodeId) const override { return std::make_unique<A>(); }
+  };
+  EXPECT_THROW(TypeParam::run(make_topology("line:3", 1), Wrong{}, LoadMode::real, loads({1, 1, 1})), std::logic_error);
+}
+
 // --- items: random moves keep every identity exactly once --------------------------------------
 
 class RandomMover final : public Program {

@@ -134,9 +134,11 @@ class AsyncAgent final : public Agent {
       e.known += amount;  // until the neighbour reports again
       e.last_flow += amount;
     }
+    thread_local std::vector<std::array<double, 3>> reports;
+    reports.resize(edges_.size());
     for (Port p = 0; p < edges_.size(); ++p)
-      ctx.send(p, Channel::control, report_tag,
-               {opt_.virtual_load ? edges_[p].last_flow : 0.0, load, edges_[p].counted}, opt_.control_bytes);
+      reports[p] = {opt_.virtual_load ? edges_[p].last_flow : 0.0, load, edges_[p].counted};
+    ctx.send_each(Channel::control, report_tag, reports, opt_.control_bytes);
     ctx.set_timer(opt_.lb_period, balance_timer);
   }
 

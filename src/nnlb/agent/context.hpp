@@ -5,6 +5,7 @@
 // program that talks to its engine only through this interface runs unchanged on all of them.
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 
 #include "nnlb/agent/message.hpp"
 #include "nnlb/model/graph.hpp"
@@ -58,6 +59,13 @@ class Context {
   // the receiver when it takes the message. `tag`, `value` and the channel are the protocol's.
   virtual void send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
                     const Cargo& cargo = {}) = 0;
+  // Sends one message without cargo to every neighbour, port p's fields being values[p]
+  // (values.size() == degree()): a report to all neighbours, a flood. The same as that many
+  // calls of send; an engine may do it with less work per message.
+  virtual void send_each(Channel channel, std::uint32_t tag, std::span<const std::array<double, 3>> values, double bytes) {
+    if (values.size() != degree()) throw std::logic_error("send_each: one message per neighbour expected");
+    for (Port p = 0; p < values.size(); ++p) send(p, channel, tag, values[p], bytes);
+  }
   // The messages of a channel that have arrived by now, oldest first, and hands their load and
   // items to this node. The span is valid until the next call of take.
   virtual std::span<const Message> take(Channel channel) = 0;

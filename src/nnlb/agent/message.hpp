@@ -28,16 +28,17 @@ struct Item {
 using Port = std::uint32_t;
 inline constexpr Port no_port = std::numeric_limits<Port>::max();
 
+// What a receiver reads (Context::take returns the messages of one channel). 48 bytes: engines
+// keep many of them on wires and in mailboxes.
 struct Message {
   // On receipt: the receiver's port of the link it came by (no_port if that link is gone, as
   // after the sender left) and the sender's id.
   Port port = no_port;
   NodeId from = 0;
-  Channel channel = Channel::control;
   std::uint32_t tag = 0;            // the protocol's message kind
+  std::uint32_t item_count = 0;     // items carried; read them with Context::taken_items
   double load = 0;                  // divisible load carried (> 0 only when moving load)
   std::array<double, 3> value{};    // the protocol's fields
-  std::uint32_t item_count = 0;     // items carried; read them with Context::take_items
 };
 
 }  // namespace nnlb

@@ -27,26 +27,21 @@ std::span<const Transfer> decide_transfers(const Policy& policy, Context& ctx, d
   };
   thread_local Scratch scratch;
   auto& [neighbors, port_of, transfers] = scratch;
-  neighbors.clear();
-  port_of.clear();
   transfers.clear();
   const bool pairwise = policy.pairing() == Pairing::matching;
   const auto partner_color = pairwise ? static_cast<std::int32_t>(step % colors) : -1;
   const std::uint32_t mem = policy.edge_memory();
   const std::span<const NeighborInfo> infos = ctx.neighbors();
+  neighbors.resize(infos.size());
+  port_of.resize(infos.size());
+  std::size_t seen = 0;
   for (Port p = 0; p < infos.size(); ++p) {
     const NeighborInfo& info = infos[p];
     if (pairwise && info.color != partner_color) continue;
-    NeighborState nb;
-    nb.id = info.id;
-    nb.degree = info.degree;
-    nb.load = known(p);
-    nb.speed = info.speed;
-    nb.last_flow = last_flow(p);
-    nb.memory = mem ? memory.data() + std::size_t{p} * mem : nullptr;
-    neighbors.push_back(nb);
-    port_of.push_back(p);
+    neighbors[seen] = {info.id, info.degree, known(p), info.speed, last_flow(p), mem ? memory.data() + std::size_t{p} * mem : nullptr};
+    port_of[seen++] = p;
   }
+  neighbors.resize(seen);
   if (neighbors.empty()) return {};
   LocalView view;
   view.self = ctx.self();

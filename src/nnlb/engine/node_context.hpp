@@ -28,6 +28,12 @@ class NodeContext final : public Context {
             const Cargo& cargo) override {
     run_.send(node_, lane_, to, channel, tag, value, bytes, cargo);
   }
+  void send_each(Channel channel, std::uint32_t tag, std::span<const std::array<double, 3>> values, double bytes) override {
+    if constexpr (requires { run_.send_each(node_, lane_, channel, tag, values, bytes); })
+      run_.send_each(node_, lane_, channel, tag, values, bytes);
+    else
+      Context::send_each(channel, tag, values, bytes);
+  }
   std::span<const Message> take(Channel channel) override { return run_.take(node_, lane_, channel); }
   std::span<const Item> taken_items() const override { return run_.taken_items(lane_); }
   void set_timer(double delay, std::uint32_t tag) override { run_.set_timer(node_, delay, tag); }

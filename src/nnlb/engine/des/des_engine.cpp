@@ -20,28 +20,35 @@ namespace {
 // Event kinds; timers encode their tag as first_timer + tag.
 enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, first_timer };
 
-// One end of a link as its source node sees it.
-// A node's links as it sees them: what it knows of each neighbour, and the wire towards it.
+// The sending end of a link: the wire towards the peer and the peer's port of the link. 32
+// bytes, read on every send.
+struct OutLink {
+  LinkDirection wire;
+  NodeId to = 0;
+  Port back = 0;
+};
+static_assert(sizeof(OutLink) == 32);
+
+// A node's links: what it knows of each neighbour (Context::neighbors) and how to reach it.
 struct Ports {
   std::vector<NeighborInfo> info;
-  std::vector<Port> back;       // the peer's port of the same link
-  std::vector<double> free_at;  // when the wire towards the peer is free again
-  std::vector<double> control_free_at;  // the same for control messages on a lane of their own
-  std::size_t size() const { return info.size(); }
-  void push_back(const NeighborInfo& i, Port b, double free) {
-    info.push_back(i), back.push_back(b), free_at.push_back(free), control_free_at.push_back(free);
+  std::vector<OutLink> out;
+  std::vector<double> control_free_at;  // the control lane's wire, when control has a lane of its own
+  std::uint32_t size() const { return static_cast<std::uint32_t>(out.size()); }
+  void push_back(const NeighborInfo& i, Port back, double free) {
+    info.push_back(i), out.push_back({{i.latency, i.bandwidth, free}, i.id, back}), control_free_at.push_back(free);
   }
   void erase(Port p) {
-    info.erase(info.begin() + p), back.erase(back.begin() + p), free_at.erase(free_at.begin() + p);
-    control_free_at.erase(control_free_at.begin() + p);
+    info.erase(info.begin() + p), out.erase(out.begin() + p), control_free_at.erase(control_free_at.begin() + p);
   }
   // Sends `bytes` towards port p at `now` on the shared lane or the control lane; returns the
-  // arrival time (links.hpp).
+  // arrival time.
   double deliver(Port p, double now, double bytes, bool control_lane) {
-    double& free = control_lane ? control_free_at[p] : free_at[p];
-    LinkDirection link{info[p].latency, info[p].bandwidth, free};
-    const double arrival = link.deliver(now, bytes);
-    free = link.free_at;
+    if (!control_lane) [[likely]]
+      return out[p].wire.deliver(now, bytes);
+    LinkDirection lane{out[p].wire.latency, out[p].wire.bandwidth, control_free_at[p]};
+    const double arrival = lane.deliver(now, bytes);
+    control_free_at[p] = lane.free_at;
     return arrival;
   }
 };
@@ -50,18 +57,24 @@ inline constexpr std::uint32_t no_items = std::numeric_limits<std::uint32_t>::ma
 
 // A message on a wire, or in its receiver's mailbox not yet taken. Messages of a silent channel
 // go straight into the receiver's mailbox, stamped with their arrival time; those of a notifying
-// channel wait in the engine's pool for their arrival event.
+// channel wait in the engine's pool for their arrival event. One cache line: sending is the
+// engine's hottest path.
 struct Wire {
+  Message msg;  // msg.port: the receiver's port when it was sent
   double arrival = 0;
-  NodeId to = 0;
   std::uint32_t items = no_items;  // index of the items it carries in the item store
-  Message msg;                     // msg.port: the receiver's port when it was sent
+  Channel channel = Channel::control;
+};
+static_assert(sizeof(Wire) == 64);
+
+// A node's mailboxes, kept apart from the rest of its state: senders touch only these.
+struct Mailboxes {
+  std::vector<Wire> box[channel_count];  // oldest first
 };
 
 struct NodeState : Holdings {
   std::unique_ptr<Agent> agent;
   Ports ports;
-  std::vector<Wire> mailbox[channel_count];  // oldest first
   bool alive = true;
   bool in_band = false;
   bool idle = false;  // holds nothing
@@ -79,6 +92,7 @@ class DesRun {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     nodes_.resize(g.num_nodes());
+    mailboxes_.resize(g.num_nodes());
     for (NodeId i = 0; i < g.num_nodes(); ++i) ledger_.open(nodes_[i], initial, i);
     const bool colored = usable_coloring(program, coloring, g.num_slots());
     for (NodeId i = 0; i < g.num_nodes(); ++i)
@@ -176,13 +190,28 @@ class DesRun {
     ship(i, p, channel, tag, value, bytes, cargo.load, carried);
   }
 
+  void send_each(NodeId i, std::size_t, Channel channel, std::uint32_t tag, std::span<const std::array<double, 3>> values,
+                 double bytes) {
+    if (values.size() != nodes_[i].ports.size()) [[unlikely]]
+      throw std::logic_error("send_each of node " + std::to_string(i) + " gives " + std::to_string(values.size()) +
+                             " messages for " + std::to_string(nodes_[i].ports.size()) + " neighbours");
+    // ship() without cargo: no load to count, no fault to inject.
+    messages_[static_cast<std::size_t>(channel)] += values.size();
+    const bool own_lane = opt_.separate_control && channel == Channel::control;
+    Ports& ports = nodes_[i].ports;
+    for (Port p = 0; p < values.size(); ++p) {
+      const OutLink& link = ports.out[p];
+      post(link.to, {Message{link.back, i, tag, 0, 0.0, values[p]}, ports.deliver(p, now_, bytes, own_lane), no_items, channel});
+    }
+  }
+
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    NodeState& n = nodes_[i];
-    auto& box = n.mailbox[static_cast<std::size_t>(channel)];
-    taken_.clear();
+    auto& box = mailboxes_[i].box[static_cast<std::size_t>(channel)];
     taken_items_.clear();
-    const bool silent = !notify_[static_cast<std::size_t>(channel)];
-    std::size_t kept = 0;
+    if (taken_.size() < box.size()) taken_.resize(box.size());
+    NodeState& n = nodes_[i];
+    double load = n.load;
+    std::size_t kept = 0, got = 0;
     for (std::size_t k = 0; k < box.size(); ++k) {
       Wire& w = box[k];
       if (w.arrival > now_) {  // still on the wire
@@ -190,20 +219,21 @@ class DesRun {
         ++kept;
         continue;
       }
-      if (silent) ++events_;  // its delivery
       if (dynamic_) w.msg.port = resolve_port(i, w.msg.from, w.msg.port);
-      n.load += w.msg.load;
-      if (w.items != no_items) {
+      load += w.msg.load;
+      if (w.items != no_items) [[unlikely]] {
         for (const Item& it : item_store_[w.items]) {
           n.add(it);
           taken_items_.push_back(it);
         }
         free_items(w.items);
       }
-      taken_.push_back(w.msg);
+      taken_[got++] = w.msg;
     }
+    n.load = load;
     box.resize(kept);
-    return taken_;
+    if (!notify_[static_cast<std::size_t>(channel)]) events_ += got;  // their deliveries
+    return {taken_.data(), got};
   }
 
   std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
@@ -231,13 +261,12 @@ class DesRun {
     if (n.held() != before) settle(i);
   }
 
-  // Puts a message from node i on the wire of port p. The load and items have left the node.
   [[gnu::cold, gnu::noinline]] void bad_send(NodeId i, Port p, double load) const {
     if (p >= nodes_[i].ports.size()) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
     throw std::logic_error("node " + std::to_string(i) + " sends " + std::to_string(load) + " load units it does not hold");
   }
 
-  // Sending is the engine's hottest path (a control message per neighbour per balancing step).
+  // Puts a message from node i on the wire of port p; its load and items have left the node.
   [[gnu::always_inline]] void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
                                    double bytes, double load, std::span<const Item> items) {
     moved_ += load;
@@ -246,27 +275,30 @@ class DesRun {
       ship_faulty(i, p, channel, tag, value, bytes, load, items);
       return;
     }
-    post(wire(i, p, channel, tag, value, bytes, load, items));
+    post(out_of(i, p), wire(i, p, channel, tag, value, bytes, load, items));
   }
+
+  NodeId out_of(NodeId i, Port p) const { return nodes_[i].ports.out[p].to; }
 
   // The message record of a send, on the wire of port p from now on.
   [[gnu::always_inline]] Wire wire(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             double load, std::span<const Item> items) {
     Ports& out = nodes_[i].ports;
     const double arrival = out.deliver(p, now_, bytes, opt_.separate_control && channel == Channel::control);
-    return {arrival, out.info[p].id, items.empty() ? no_items : store_items(items),
-            Message{out.back[p], i, channel, tag, load, value, static_cast<std::uint32_t>(items.size())}};
+    return {Message{out.out[p].back, i, tag, static_cast<std::uint32_t>(items.size()), load, value}, arrival,
+            items.empty() ? no_items : store_items(items), channel};
   }
 
   // Into the receiver's mailbox (silent channel) or the pool, with an arrival event.
-  [[gnu::always_inline]] void post(const Wire& w) {
-    const auto c = static_cast<std::size_t>(w.msg.channel);
+  [[gnu::always_inline]] void post(NodeId to, const Wire& w) {
+    const auto c = static_cast<std::size_t>(w.channel);
     if (!notify_[c]) {
-      nodes_[w.to].mailbox[c].push_back(w);
+      mailboxes_[to].box[c].push_back(w);
       return;
     }
     const std::uint32_t m = new_wire();
     wires_[m] = w;
+    wire_to_[m] = to;
     queue_.push(w.arrival, arrival_event, m);
   }
 
@@ -277,16 +309,17 @@ class DesRun {
     if (hits(opt_.faults.drop_every, k)) return;
     if (hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
     Wire w = wire(i, p, channel, tag, value, bytes, load, items);
-    post(w);
+    post(out_of(i, p), w);
     if (hits(opt_.faults.duplicate_every, k)) {
       if (w.items != no_items) w.items = store_items(items);
-      post(w);
+      post(out_of(i, p), w);
     }
   }
 
   std::uint32_t new_wire() {
     if (free_wires_.empty()) {
       wires_.emplace_back();
+      wire_to_.push_back(0);
       live_.push_back(1);
       return static_cast<std::uint32_t>(wires_.size() - 1);
     }
@@ -331,28 +364,28 @@ class DesRun {
   // A message lands in its receiver's mailbox; a receiver that left sends it back.
   void arrive(std::uint32_t m) {
     const Wire w = wires_[m];
+    const NodeId to = wire_to_[m];
     release(m);
-    if (!nodes_[w.to].alive) {
-      bounce(w);
+    if (!nodes_[to].alive) {
+      bounce(to, w);
       return;
     }
-    nodes_[w.to].mailbox[static_cast<std::size_t>(w.msg.channel)].push_back(w);
-    call(w.to, [&](Agent& a) { a.arrived(ctx_, w.msg.channel); });
+    mailboxes_[to].box[static_cast<std::size_t>(w.channel)].push_back(w);
+    call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
   }
 
-  // A message for a node that left returns to its sender (or, if that one left too, goes to the
-  // first live node), so no load or item is lost. It carries only what it carried.
-  void bounce(Wire w) {
+  // A message for node `gone`, which left, returns to its sender (or, if that one left too, goes
+  // to the first live node), so no load or item is lost. It carries only what it carried.
+  void bounce(NodeId gone, Wire w) {
     if (w.msg.load <= 0 && w.items == no_items) return;  // information only: lost with the node
     NodeId to = w.msg.from;
     if (!nodes_[to].alive) to = first_alive();
-    w.msg.from = w.to;
-    w.to = to;
+    w.msg.from = gone;
     w.msg.port = no_port;
     w.arrival = now_;
-    const auto c = static_cast<std::size_t>(w.msg.channel);
-    nodes_[to].mailbox[c].push_back(w);
-    if (notify_[c]) call(to, [&](Agent& a) { a.arrived(ctx_, w.msg.channel); });
+    const auto c = static_cast<std::size_t>(w.channel);
+    mailboxes_[to].box[c].push_back(w);
+    if (notify_[c]) call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
   }
 
   NodeId first_alive() const {
@@ -375,10 +408,10 @@ class DesRun {
     call(i, [&](Agent& a) { a.leaving(ctx_); });
     hand_over(i);
     // Messages waiting in its mailboxes go back to their senders.
-    for (auto& box : n.mailbox) {
+    for (auto& box : mailboxes_[i].box) {
       std::vector<Wire> waiting;
       waiting.swap(box);
-      for (const Wire& w : waiting) bounce(w);
+      for (const Wire& w : waiting) bounce(i, w);
     }
     for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
     n.alive = false;
@@ -410,8 +443,8 @@ class DesRun {
 
   // Removes the link on node i's port p at both ends; the neighbour hears of it.
   void unlink(NodeId i, Port p) {
-    const NodeId peer = nodes_[i].ports.info[p].id;
-    const Port back = nodes_[i].ports.back[p];
+    const NodeId peer = nodes_[i].ports.out[p].to;
+    const Port back = nodes_[i].ports.out[p].back;
     erase_port(i, p);
     erase_port(peer, back);
     call(peer, [&](Agent& a) { a.neighbor_removed(ctx_, back); });
@@ -423,9 +456,10 @@ class DesRun {
     Ports& ports = nodes_[i].ports;
     ports.erase(p);
     for (Port q = 0; q < ports.size(); ++q) {
-      Ports& peer = nodes_[ports.info[q].id].ports;
-      if (q >= p) peer.back[ports.back[q]] = q;
-      peer.info[ports.back[q]].degree = static_cast<std::uint32_t>(ports.size());
+      const OutLink& link = ports.out[q];
+      Ports& peer = nodes_[link.to].ports;
+      if (q >= p) peer.out[link.back].back = q;
+      peer.info[link.back].degree = ports.size();
     }
   }
 
@@ -434,6 +468,7 @@ class DesRun {
       throw InputError({}, "changes", "node " + std::to_string(i) + " cannot join: it is in the graph, or not the next new id");
     if (i == nodes_.size()) {
       nodes_.emplace_back();
+      mailboxes_.emplace_back();
       rngs_.emplace_back(opt_.seed, i);
     }
     NodeState& n = nodes_[i];
@@ -455,7 +490,7 @@ class DesRun {
       const NodeId j = nodes_[i].ports.info[p].id;
       nodes_[i].ports.info[p].degree = degree(j);
       Ports& theirs = nodes_[j].ports;
-      for (Port q = 0; q < theirs.size(); ++q) nodes_[theirs.info[q].id].ports.info[theirs.back[q]].degree = degree(j);
+      for (const OutLink& link : theirs.out) nodes_[link.to].ports.info[link.back].degree = degree(j);
     }
     nodes_[i].agent = program_.make_agent(i);
     for (NodeId j : peers) call(j, [&](Agent& a) { a.neighbor_added(ctx_, static_cast<Port>(nodes_[j].ports.size() - 1)); });
@@ -540,8 +575,8 @@ class DesRun {
     };
     for (std::size_t m = 0; m < wires_.size(); ++m)
       if (live_[m]) on_wire(wires_[m]);
-    for (const NodeState& n : nodes_)
-      for (const auto& box : n.mailbox)
+    for (const Mailboxes& m : mailboxes_)
+      for (const auto& box : m.box)
         for (const Wire& w : box) on_wire(w);
     sum.final_total = c.load;
     sum.max_conservation_error = std::max(sum.max_conservation_error, ledger_.check(std::move(c), integer_, "t = " + std::to_string(now_)));
@@ -589,13 +624,15 @@ class DesRun {
   const std::vector<GraphChange>& changes_;
   bool notify_[channel_count] = {};
   std::vector<NodeState> nodes_;
+  std::vector<Mailboxes> mailboxes_;
   std::vector<Rng> rngs_;
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
+  std::vector<NodeId> wire_to_;                // their receivers
   std::vector<char> live_;                     // per pooled wire: on its way
   std::vector<std::uint32_t> free_wires_;
   std::vector<std::vector<Item>> item_store_;  // the items of messages that carry some
   std::vector<std::uint32_t> free_item_lists_;
-  std::vector<Message> taken_;
+  std::vector<Message> taken_;  // scratch of take(): its first entries are the messages taken
   std::vector<Item> taken_items_;
   EventQueue queue_;
   Ledger ledger_;

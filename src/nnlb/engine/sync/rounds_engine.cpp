@@ -20,6 +20,7 @@ namespace {
 struct Posted {
   Message msg;
   NodeId to = 0;
+  Channel channel = Channel::control;
   std::vector<Item> items;
 };
 
@@ -142,7 +143,7 @@ class RoundsRun {
     post.to = g_.target(s);
     post.msg.port = static_cast<Port>(g_.reverse(s) - g_.first_slot(post.to));
     post.msg.from = i;
-    post.msg.channel = channel;
+    post.channel = channel;
     post.msg.tag = tag;
     post.msg.load = cargo.load;
     post.msg.value = value;
@@ -190,7 +191,7 @@ class RoundsRun {
   void deliver() {
     for (Lane& lane : lanes_) {
       for (Posted& p : lane.outbox) {
-        const auto c = static_cast<std::size_t>(p.msg.channel);
+        const auto c = static_cast<std::size_t>(p.channel);
         moved_ += p.msg.load;
         for (const Item& it : p.items) moved_ += it.weight;
         ++messages_[c];
