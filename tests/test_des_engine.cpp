@@ -180,6 +180,28 @@ TEST(DesEngine, IntegerLoadOnALineStopsOnAStairway) {
   EXPECT_EQ(finals[0], finals[1]);
 }
 
+TEST(DesEngine, IntegerRunEndsBalancedWhenTheSpreadStopRuleIsMet) {
+  // Naive on a line sends floor((x_i - x_j) / 3): neighbours up to 2 units apart stop
+  // exchanging, so from one node the line freezes with a spread of up to 2 x 15 = 30 units
+  // around a mean of 1000, outside the 1 % band (20 units wide).
+  auto c = des_case("line:16", "naive");
+  std::vector<double> w0(16, 0.0);
+  w0[0] = 16000;
+  DesOptions o;
+  o.time_limit = 100;
+  const auto frozen = run(c, LoadMode::integer, w0, o, {});
+  EXPECT_EQ(frozen.summary.stop_reason, "time");
+  EXPECT_FALSE(frozen.summary.balanced);
+  EXPECT_GT(frozen.summary.final_spread, 20);
+  EXPECT_LE(frozen.summary.final_spread, 30);
+  o.spread = 30;
+  const auto met = run(c, LoadMode::integer, w0, o, {});
+  EXPECT_EQ(met.summary.stop_reason, "spread");
+  EXPECT_TRUE(met.summary.balanced);
+  EXPECT_LE(met.summary.final_spread, 30);
+  EXPECT_LT(met.summary.timing->time, 100);
+}
+
 }  // namespace
 }  // namespace nnlb
 

@@ -108,6 +108,8 @@ DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t en
   require(o.band > 0, s, "stop.band", "must be > 0");
   require(sample_period >= 0, s, "des.sample_period", "must be >= 0");
   o.separate_control = s.boolean("des.separate_control");
+  o.spread = s.optional_number("stop.spread");
+  require(!o.spread || *o.spread >= 0, s, "stop.spread", "must be >= 0");
   o.record_load_history = s.integer("output.load_history") > 0;
   o.record_series = s.integer("output.series_every") > 0;
   o.record_final_load = s.boolean("output.final_load");
@@ -120,7 +122,7 @@ DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t en
 void check_engine_keys(const Scenario& s) {
   static const std::vector<std::string> sync_only = {
       "port", "de.sweep_cost", "invocation", "threshold.low", "threshold.high", "workload.kind", "workload.generation_mean",
-      "workload.generation_variance", "workload.consumption", "stop.steps", "stop.imbalance", "stop.spread", "stop.quiescent"};
+      "workload.generation_variance", "workload.consumption", "stop.steps", "stop.imbalance", "stop.quiescent"};
   const std::string engine = s.text("engine");
   for (const auto& key : scenario_keys()) {
     const bool des_key = key.name.starts_with("des.") || key.name == "stop.band" || key.name == "stop.time";

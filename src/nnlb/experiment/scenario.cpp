@@ -83,7 +83,7 @@ std::vector<KeyInfo> make_keys() {
       {"stop.time", Type::number, 1e4, "des: simulated time limit (s)", {}},
       {"stop.steps", Type::integer, std::int64_t{10000}, "stop after this many communication steps", {}},
       {"stop.imbalance", Type::number, nullptr, "stop when the imbalance factor nu <= this", {}},
-      {"stop.spread", Type::number, nullptr, "stop when max - min load <= this", {}},
+      {"stop.spread", Type::number, nullptr, "stop when max - min load <= this (des: checked at every sample)", {}},
       {"stop.quiescent", Type::boolean, false, "stop when a whole sweep moves no load", {}},
       {"seed", Type::integer, std::int64_t{1}, "master seed of all random choices", {}},
       {"output.series_every", Type::integer, std::int64_t{1}, "record the series every k rounds (0: first and last only; des: any k > 0 keeps every sample)", {}},

@@ -150,7 +150,11 @@ class DesRun {
       } else if (e.kind == arrival_event) {
         arrive(e.target);
       } else if (e.kind == sample_event) {
-        sample(r, opt_.record_series);
+        const LoadStats st = sample(r, opt_.record_series);
+        if (opt_.spread && st.max - st.min <= *opt_.spread) {
+          reason = "spread";
+          break;
+        }
         queue_.push(now_ + opt_.sample_period, sample_event, 0);
       } else {
         apply_change(e.target);
@@ -585,7 +589,7 @@ class DesRun {
   void finish(RunResult& r, const std::string& reason, const LoadStats& st) {
     RunSummary& sum = r.summary;
     sum.stop_reason = reason;
-    sum.balanced = in_band_ == alive_;
+    sum.balanced = in_band_ == alive_ || reason == "spread";
     sum.final_imbalance = st.imbalance;
     sum.final_stddev = st.stddev;
     sum.final_spread = st.max - st.min;

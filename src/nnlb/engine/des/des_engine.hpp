@@ -14,6 +14,7 @@
 // The metrics are those of Couturier, Giersch & Hakem sec. 7.2: idle time (holding no load),
 // each node's last entry into the band of `band` x mean around the mean, messages and load moved.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "nnlb/agent/agent.hpp"
@@ -49,6 +50,10 @@ struct DesOptions {
   double time_limit = 1e4;         // simulated seconds
   double sample_period = 1e-2;     // series and load-history sampling (s), > 0
   bool stop_when_balanced = true;  // the simulator's oracle: stop when every node is in the band
+  // Another oracle, checked at every sample: balanced when max - min <= spread. For integer
+  // loads, whose floor-rounded transfers can freeze short of the band (docs/reproductions/
+  // couturier.md, "Integer load").
+  std::optional<double> spread;
   bool stop_on_detection = false;  // stop when a node reports detected termination
   bool record_series = true;       // every sample in the series (false: the first and last only)
   bool record_load_history = false;
