@@ -269,6 +269,23 @@ TEST(AgentLayer, ConservationCheckCatchesLostDuplicatedAndCorruptedMessages) {
   EXPECT_NO_THROW(run_des(t, program, LoadMode::real, {w0, {}}, platform, clean));
 }
 
+TEST(AgentLayer, RoundsEngineConservationCheckCatchesFaultyMessages) {
+  const Topology t = make_topology("torus:4x4", 1);
+  PolicySpec spec;
+  spec.algorithm = "fos";
+  const BuiltPolicy built = make_policy(spec, t);
+  const RoundBalancer program(*built.policy, {.steps = 20});
+  const auto w0 = make_initial_load("random-total:16000", 16, LoadMode::real, 3);
+  for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
+    for (int fault = 0; fault < 3; ++fault) {
+      RoundsOptions o;
+      (fault == 0 ? o.faults.drop_every : fault == 1 ? o.faults.duplicate_every : o.faults.corrupt_every) = 7;
+      EXPECT_THROW(run_rounds(t, program, mode, {w0, {}}, platform, o), ConservationError) << "fault " << fault;
+    }
+    EXPECT_NO_THROW(run_rounds(t, program, mode, {w0, {}}, platform, RoundsOptions{}));
+  }
+}
+
 TEST(AgentLayer, ItemCheckCatchesALostItem) {
   DesOptions o;
   o.time_limit = 1;

@@ -51,6 +51,24 @@ SyncOptions steps(std::uint64_t n) {
   return o;
 }
 
+TEST(SyncEngine, ConservationCheckCatchesALostDoubledOrAlteredTransfer) {
+  // The check recounts every node's load after each round; an injected fault must make it fire,
+  // on the fused path (FOS) and the per-node one (ADE), real and integer.
+  for (const char* algorithm : {"fos", "ade"}) {
+    const auto c = make_case("torus:4x4", algorithm);
+    std::vector<double> w0(16, 0.0);
+    w0[0] = 1600;
+    for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
+      for (int fault = 0; fault < 3; ++fault) {
+        SyncOptions o = steps(20);
+        (fault == 0 ? o.faults.drop_every : fault == 1 ? o.faults.duplicate_every : o.faults.corrupt_every) = 3;
+        EXPECT_THROW(run(c, mode, w0, o), ConservationError) << algorithm << " fault " << fault;
+      }
+      EXPECT_NO_THROW(run(c, mode, w0, steps(20))) << algorithm;
+    }
+  }
+}
+
 TEST(SyncEngine, TwoNodesMeetInTheMiddle) {
   // line:2 has d(G) = 1, so Cybenko's alpha is 1/2: one FOS step balances exactly.
   const auto c = make_case("line:2", "fos");

@@ -87,7 +87,7 @@ class DesRun {
          const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
       : program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
         overdraft_(program.needs().overdraft), dynamic_(!changes.empty()),
-        faulty_(opt.faults.drop_every + opt.faults.duplicate_every + opt.faults.corrupt_every > 0), changes_(changes),
+        faulty_(opt.faults.any()), changes_(changes),
         ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
@@ -253,8 +253,6 @@ class DesRun {
   }
 
  private:
-  static bool hits(std::uint64_t every, std::uint64_t k) { return every > 0 && k % every == 0; }
-
   // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
   template <class F>
   void call(NodeId i, F&& handler) {
@@ -310,11 +308,11 @@ class DesRun {
   [[gnu::noinline]] void ship_faulty(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
                    double load, std::span<const Item> items) {
     const std::uint64_t k = ++carrying_sent_;
-    if (hits(opt_.faults.drop_every, k)) return;
-    if (hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
+    if (FaultInjection::hits(opt_.faults.drop_every, k)) return;
+    if (FaultInjection::hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
     Wire w = wire(i, p, channel, tag, value, bytes, load, items);
     post(out_of(i, p), w);
-    if (hits(opt_.faults.duplicate_every, k)) {
+    if (FaultInjection::hits(opt_.faults.duplicate_every, k)) {
       if (w.items != no_items) w.items = store_items(items);
       post(out_of(i, p), w);
     }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nnlb/agent/agent.hpp"
+#include "nnlb/engine/faults.hpp"
 #include "nnlb/engine/initial_state.hpp"
 #include "nnlb/engine/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -27,14 +28,6 @@
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {
-
-// Network faults, for tests that prove the conservation check fires. Every k-th load-carrying
-// message (0: never) is lost, sent twice, or carries a slightly wrong amount.
-struct FaultInjection {
-  std::uint64_t drop_every = 0;
-  std::uint64_t duplicate_every = 0;
-  std::uint64_t corrupt_every = 0;
-};
 
 // A node leaves (handing its load and items to its neighbours first) or joins, linked to `peers`.
 // A joining node's id is a node that left before, or the next new id.

@@ -195,10 +195,27 @@ class RoundsRun {
         moved_ += p.msg.load;
         for (const Item& it : p.items) moved_ += it.weight;
         ++messages_[c];
+        if (opt_.faults.any() && (p.msg.load > 0 || !p.items.empty())) [[unlikely]] {
+          inject_fault(p);
+          continue;
+        }
         ++nodes_[p.to].fresh[c];
         nodes_[p.to].inbox[c].push_back(std::move(p));
       }
       lane.outbox.clear();
+    }
+  }
+
+  // FaultInjection: the k-th load-carrying message is lost, altered or delivered twice.
+  [[gnu::noinline]] void inject_fault(Posted& p) {
+    const auto c = static_cast<std::size_t>(p.channel);
+    const std::uint64_t k = ++carrying_sent_;
+    if (FaultInjection::hits(opt_.faults.drop_every, k)) return;
+    if (FaultInjection::hits(opt_.faults.corrupt_every, k)) p.msg.load *= 1 + 1e-6;
+    const int copies = FaultInjection::hits(opt_.faults.duplicate_every, k) ? 2 : 1;
+    for (int copy = 0; copy < copies; ++copy) {
+      ++nodes_[p.to].fresh[c];
+      nodes_[p.to].inbox[c].push_back(p);
     }
   }
 
@@ -277,6 +294,7 @@ class RoundsRun {
   std::uint64_t round_ = 0;
   double moved_ = 0, moved_at_sample_ = 0;
   std::uint64_t messages_[channel_count] = {};
+  std::uint64_t carrying_sent_ = 0;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "nnlb/agent/agent.hpp"
+#include "nnlb/engine/faults.hpp"
 #include "nnlb/engine/initial_state.hpp"
 #include "nnlb/engine/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -28,6 +29,7 @@ struct RoundsOptions {
   std::uint64_t seed = 1;
   std::uint64_t series_every = 1;   // record every k-th round (0: only the first and last)
   bool record_final_load = false;
+  FaultInjection faults;            // tests only: lose, double or alter load-carrying messages
 };
 
 // Runs until no message is in flight and no timer is pending ("quiet"), or a stop rule holds.

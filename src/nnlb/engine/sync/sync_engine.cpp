@@ -80,6 +80,7 @@ class SyncRun {
         for (std::uint64_t k = 0; k < cost_per_round_; ++k) apply_workload(steps - cost_per_round_ + k);
       idle_rounds = moved > 0 ? 0 : idle_rounds + 1;
       sum.load_moved += moved;
+      if (opt_.faults.any() && moved > 0) [[unlikely]] inject_fault();
       st = load_stats<L>(w_);
       check_conservation(st, sum);
       round_ = round, steps_ = steps;
@@ -114,6 +115,18 @@ class SyncRun {
     }
     if (!keep) return;
     r.series.push_back({round_, steps_, 0.0, st.imbalance, st.stddev, st.min, st.max, st.mean, moved});
+  }
+
+  // SyncOptions::faults, after a round that moved load.
+  [[gnu::noinline]] void inject_fault() {
+    const std::uint64_t k = ++moving_rounds_;
+    const L unit = std::min(w_[0], L{1});
+    if (FaultInjection::hits(opt_.faults.drop_every, k)) w_[0] -= unit;
+    if (FaultInjection::hits(opt_.faults.duplicate_every, k)) w_[0] += L{1};
+    if (FaultInjection::hits(opt_.faults.corrupt_every, k)) {
+      if constexpr (std::is_integral_v<L>) w_[0] += L{1};
+      else w_[0] *= 1 + 1e-6;
+    }
   }
 
   std::int64_t exact_total() const {
@@ -274,6 +287,7 @@ class SyncRun {
   std::vector<L> w_, next_, out_, prev_out_, net_, next_net_;
   std::vector<double> memory_;
   std::vector<char> active_;
+  std::uint64_t moving_rounds_ = 0;  // rounds that moved load, for fault injection
   double expected_total_ = 0;
   std::int64_t expected_int_ = 0;
 };

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "nnlb/engine/faults.hpp"
 #include "nnlb/engine/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
@@ -53,6 +54,9 @@ struct SyncOptions {
   bool record_final_load = false;
   std::uint64_t load_history_every = 0;  // sample every node's load every k rounds (0: never)
   bool allow_fused = true;         // run linear policies as fused sweeps when possible
+  // Tests only. This path sends no messages: after the k-th round that moved load, node 0 has
+  // one unit less (a lost transfer), one more (a doubled one), or a slightly altered load.
+  FaultInjection faults;
 };
 
 // Runs `policy` from `initial` (whole numbers in integer mode). `coloring` is needed by
