@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -297,6 +298,46 @@ TEST(BadInput, GraphAndLoadFilesAreBoundedBeforeAllocating) {
     expect_refused(nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", c.text, "--out", "r.json"}), c.expect, c.text);
     EXPECT_FALSE(fs::exists(dir / "r.json")) << c.text;
   }
+  fs::remove_all(dir);
+}
+
+// Graphs far beyond the memory limit are refused from their spec, before any allocation: at
+// once, with the estimate and the key to change (the child's limit is its 4 GiB address space).
+TEST(Memory, HugeTopologiesAreRefusedBeforeAllocating) {
+  const fs::path dir = fresh_dir("memory");
+  for (const std::string topology : {"complete:50000", "hypercube:25"})
+    for (const std::string command : {"run", "analyze"}) {
+      const auto start = std::chrono::steady_clock::now();
+      const auto o = nnlb_in(dir, {command, "--set", "topology=" + topology, "--set", "stop.steps=2"});
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      expect_refused(o, "key 'topology': needs about ", command + " " + topology);
+      EXPECT_NE(o.err.find("use a smaller topology"), std::string::npos) << o.err;
+      EXPECT_LT(seconds, 5.0) << command << " " + topology << " took " << seconds << " s";
+    }
+  fs::remove_all(dir);
+}
+
+TEST(Memory, MaxMemorySetsTheLimit) {
+  const fs::path dir = fresh_dir("max-memory");
+  const std::vector<std::string> run = {"run", "--set", "topology=torus:100x100", "--set", "stop.steps=2", "--out", "r.json"};
+  auto with = [&](std::vector<std::string> args, const std::string& size) {
+    args.insert(args.end(), {"--max-memory", size});
+    return nnlb_in(dir, args);
+  };
+  expect_refused(with(run, "1M"), "more than the 1 MiB allowed (--max-memory 1 MiB); use a smaller topology", "run 1M");
+  EXPECT_FALSE(fs::exists(dir / "r.json"));
+  EXPECT_EQ(with(run, "1G").status, 0);
+  expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=torus:100x100", "--max-memory", "1M"}), "(--max-memory 1 MiB)", "analyze 1M");
+  for (const std::string bad : {"2X", "-1G", "G", "0"}) expect_refused(with(run, bad), "--max-memory: expected a size such as", bad);
+  // A sweep's threads run side by side: two runs of about 16 MiB fit in 20 MiB one at a time.
+  std::ofstream(dir / "s.toml") << "[base]\ntopology = \"torus:300x300\"\nstop.steps = 2\n[sweep]\nseed = [1, 2]\n";
+  const std::vector<std::string> sweep = {"sweep", "s.toml", "-q", "--store", "s.jsonl", "--threads", "2"};
+  expect_refused(with(sweep, "20M"), "for 2 runs side by side, more than the 20 MiB allowed (--max-memory 20 MiB); use --threads 1",
+                 "sweep 20M");
+  EXPECT_FALSE(fs::exists(dir / "s.jsonl"));
+  auto one = sweep;
+  one.back() = "1";
+  EXPECT_EQ(with(one, "20M").status, 0);
   fs::remove_all(dir);
 }
 

@@ -88,6 +88,7 @@ Action add_reproduce(CLI::App& app) {
   app.add_option("--out-dir", o->out_dir, "output folder (default results/reproductions)");
   app.add_option("--report-dir", o->report_dir, "HTML report refreshed after the run (default results/report; empty: none)");
   add_threads_option(app, o->threads);
+  add_memory_option(app);
   return [o] { return reproduce(*o); };
 }
 

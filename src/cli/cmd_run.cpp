@@ -96,6 +96,7 @@ Action add_run(CLI::App& app) {
   app.add_option("--out", o->out, "write the result to this file (written whole, only on success)");
   app.add_option("--plot", o->plot, "also plot the imbalance factor over steps to this .png or .svg file");
   add_threads_option(app, o->threads);
+  add_memory_option(app);
   return [o] { return run(*o); };
 }
 

@@ -108,6 +108,7 @@ Action add_sweep(CLI::App& app) {
   app.add_option("--set", o->sets, "override a base scenario key, KEY=VALUE (repeatable)")->take_all();
   app.add_option("--seed", o->seed, "master seed (repeat r uses seed + r)");
   add_threads_option(app, o->threads);
+  add_memory_option(app);
   app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_flag("--quick", o->quick, "apply the file's [quick] section");
   app.footer("Every key of a sweep file, with its type, default and an example: docs/sweep-files.md");

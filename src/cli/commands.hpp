@@ -28,6 +28,9 @@ void set_from_command_line(Scenario& scenario, const std::string& assignment);
 // --threads N: worker threads (0, the default: all cores). Results never depend on it.
 void add_threads_option(CLI::App& app, int& threads);
 
+// --max-memory SIZE: the memory a run may take (default: half of the machine's; util/memory.hpp).
+void add_memory_option(CLI::App& app);
+
 Action add_run(CLI::App& app);
 Action add_analyze(CLI::App& app);
 Action add_list(CLI::App& app);

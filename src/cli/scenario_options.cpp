@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/memory.hpp"
 
 namespace nnlb::cli {
 
@@ -30,6 +31,23 @@ Scenario ScenarioOptions::load() const {
 
 void add_threads_option(CLI::App& app, int& threads) {
   app.add_option("--threads", threads, "worker threads (default: all cores; results do not depend on it)")->check(CLI::NonNegativeNumber);
+}
+
+void add_memory_option(CLI::App& app) {
+  const auto size = [](const std::string& text) { return parse_memory_size(text, "--max-memory"); };
+  app.add_option_function<std::string>("--max-memory", [size](const std::string& text) { set_memory_limit(size(text)); },
+                                       "memory a run may take, e.g. 512M or 2G (default: half of this machine's); a larger run is "
+                                       "refused before it starts, with its estimate")
+      ->check(CLI::Validator(
+          [size](std::string& text) {
+            try {
+              size(text);
+              return std::string();
+            } catch (const InputError& e) {
+              return std::string(e.what());
+            }
+          },
+          "SIZE"));
 }
 
 }  // namespace nnlb::cli

@@ -1,5 +1,6 @@
 #include "nnlb/experiment/sweep.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <exception>
@@ -69,6 +70,8 @@ std::string point_text(const Point& point) {
   return text;
 }
 
+unsigned worker_count(int threads) { return threads > 0 ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency()); }
+
 // Calls job(i) for i in 0 .. count-1 on `threads` threads (0: all cores), each running one job
 // at a time single-threaded. The first job that throws stops the others from starting new jobs;
 // its exception is rethrown once all threads are done.
@@ -92,7 +95,7 @@ void for_each_job(std::size_t count, int threads, const std::function<void(std::
       }
     }
   };
-  const unsigned n = threads > 0 ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned n = worker_count(threads);
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<std::size_t>(n, count); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
@@ -102,14 +105,14 @@ void for_each_job(std::size_t count, int threads, const std::function<void(std::
 // Builds what each point that still has runs to do is made of (topology, load, policy), so that
 // a bad point stops the sweep before any run, whichever process or thread would run it.
 void check_points(const std::vector<Scenario>& scenarios, const std::vector<Point>& points, const std::vector<bool>& pending,
-                  std::uint64_t seed, int threads) {
+                  std::uint64_t seed, int threads, const MemoryUse& use) {
   std::vector<std::size_t> todo;
   for (std::size_t p = 0; p < points.size(); ++p)
     if (pending[p]) todo.push_back(p);
   for_each_job(todo.size(), threads, [&](std::size_t t) {
     const std::size_t p = todo[t];
     try {
-      prepare_run(scenarios[p], seed);
+      prepare_run(scenarios[p], seed, use);
     } catch (const InputError& e) {
       if (points[p].empty()) throw;
       throw InputError(e.source(), e.key(), std::string(e.what()) + " (sweep point " + point_text(points[p]) + ")");
@@ -156,7 +159,12 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
       if (!stored.count(keys[p * spec.repeat + r])) pending[p] = true;
     }
   }
-  check_points(scenarios, points, pending, spec.master_seed, how.threads);
+  // Runs side by side share the memory limit: at most one per thread, and one per pending job.
+  const std::size_t pending_jobs = job_count - static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [&](const std::string& k) {
+                                     return stored.count(k) > 0;
+                                   }));
+  const MemoryUse use{.side_by_side = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(worker_count(how.threads), pending_jobs)))};
+  check_points(scenarios, points, pending, spec.master_seed, how.threads, use);
   // This process's jobs, and which of them the store already holds.
   std::vector<std::size_t> jobs;
   for (std::size_t j = 0; j < job_count; ++j)
@@ -173,7 +181,7 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   if (how.progress) how.progress(done, total);
   for_each_job(todo.size(), how.threads, [&](std::size_t t) {
     const std::size_t k = todo[t], p = jobs[k] / spec.repeat, r = jobs[k] % spec.repeat;
-    json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r));
+    json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r, use));
     if (!spec.keep_series) rec.erase("series");
     rec["key"] = keys[jobs[k]];
     rec["code_version"] = code_version;
