@@ -119,6 +119,29 @@ TEST(Store, RenamedPointsResumeAndRecordsCarryTheCodeVersion) {
   fs::remove_all(dir);
 }
 
+// Friction 2: a sweep first run without series, then given a series plot, runs again the runs
+// whose stored records lack the series, and its plot draws.
+TEST(Sweep, RunsWhoseStoredRecordsLackTheSeriesAreRunAgain) {
+  const fs::path dir = fresh_dir("series-again");
+  const std::string head = "[base]\ntopology = \"ring:8\"\nstop.steps = 20\n[sweep]\nalgorithm = [\"fos\", \"ade\"]\n";
+  std::ofstream(dir / "s.toml") << head;
+  const std::string sweep = std::string(NNLB_BINARY) + " sweep " + (dir / "s.toml").string() + " -q --store " + (dir / "s.jsonl").string();
+  std::string out;
+  ASSERT_EQ(shell(sweep, &out), 0) << out;
+  for (const auto& r : read_store((dir / "s.jsonl").string(), {})) EXPECT_FALSE(r.contains("series"));
+  std::ofstream(dir / "s.toml") << head << "[plot.decay]\nkind = \"series\"\nx = \"steps\"\ny = \"imbalance\"\ngroup = \"scenario.algorithm\"\n";
+  ASSERT_EQ(shell(sweep + " --out-dir " + dir.string(), &out), 0) << out;
+  EXPECT_NE(out.find("note: 2 stored runs of this sweep lack the series it keeps"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(dir / "s-decay.png") || fs::exists(dir / "decay.png")) << out;
+  const ResultStore store((dir / "s.jsonl").string(), {});
+  ASSERT_EQ(store.records().size(), 2u);
+  for (const auto& r : store.records()) EXPECT_TRUE(r.contains("series"));
+  ASSERT_EQ(shell(sweep + " --out-dir " + dir.string(), &out), 0) << out;
+  EXPECT_EQ(out.find("note:"), std::string::npos) << "nothing to run again: " << out;
+  EXPECT_EQ(lines_of(dir / "s.jsonl").size(), 4u);
+  fs::remove_all(dir);
+}
+
 TEST(Store, ResumingRecordsOfAnotherCodeVersionWarnsOnce) {
   const fs::path dir = fresh_dir("versions");
   const std::string path = (dir / "v.jsonl").string();

@@ -63,6 +63,7 @@ int reproduce(const ReproduceOptions& o) {
   SweepRun how;
   how.threads = o.threads;
   how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+  how.note = [](const std::string& note) { fmt::print(stderr, "note: {}\n", note); };
   const StudyOutput result = run_study(study, out.string(), how);
   fmt::print("{}\n", study.title);
   if (!study.claim.empty()) fmt::print("paper: {}\n", study.claim);

@@ -81,6 +81,9 @@ int sweep(const SweepOptions& o) {
     how.rank = world.rank();
     how.ranks = world.size();
     how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+    how.note = [&](const std::string& note) {
+      if (world.rank() == 0) fmt::print(stderr, "note: {}\n", note);
+    };
     run_sweep(study.sweep, how);
   }
   world.barrier();

@@ -240,7 +240,7 @@ Samples collect(const PlotSpec& ps, const std::vector<json>& records) {
     auto& by_x = out.data[label];
     ++out.runs[label];
     if (ps.kind == "series") {
-      if (!r.contains("series")) throw InputError(ps.file, {}, "records hold no series (the sweep dropped them)");
+      if (!r.contains("series")) throw InputError(ps.file, {}, "records hold no series (a sweep drops them unless [study] keep_series = true)");
       const auto& s = r["series"];
       if (!s.contains(ps.x) || !s.contains(ps.y[0])) throw InputError(ps.file, {}, "series has no column '" + ps.x + "' or '" + ps.y[0] + "'");
       for (std::size_t i = 0; i < s[ps.x].size(); ++i) {

@@ -6,7 +6,10 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/util/error.hpp"
@@ -145,9 +148,15 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
     for (const auto& [k, v] : p) apply_axis(s, k, v, spec.base.source() + " [sweep]");
     scenarios.push_back(std::move(s));
   }
+  // Stored records serve unless they lack the series the sweep keeps (a series plot added after
+  // the first run): those runs are done again.
   std::map<std::string, const json*> stored;
+  std::set<std::string> seriesless;
   if (how.store)
-    for (const auto& r : how.store->records()) stored[r["key"].get<std::string>()] = &r;
+    for (const auto& r : how.store->records()) {
+      if (spec.keep_series && !r.contains("series")) seriesless.insert(r["key"].get<std::string>());
+      else stored[r["key"].get<std::string>()] = &r;
+    }
   // Every job's key; the points with a job the store lacks (whichever process runs it) are checked.
   const std::size_t job_count = points.size() * spec.repeat;
   std::vector<std::string> keys(job_count);
@@ -159,6 +168,10 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
       if (!stored.count(keys[p * spec.repeat + r])) pending[p] = true;
     }
   }
+  if (const auto again = static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [&](const auto& k) { return seriesless.count(k) > 0; }));
+      again && how.note)
+    how.note(fmt::format("{} stored run{} of this sweep lack{} the series it keeps (keep_series, or a series plot): running {} again", again,
+                         again == 1 ? "" : "s", again == 1 ? "s" : "", again == 1 ? "it" : "them"));
   // Runs side by side share the memory limit: at most one per thread, and one per pending job.
   const std::size_t pending_jobs = job_count - static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [&](const std::string& k) {
                                      return stored.count(k) > 0;

@@ -53,9 +53,12 @@ struct SweepRun {
   ResultStore* store = nullptr;   // finished runs are taken from it and new ones appended to it
   int rank = 0, ranks = 1;        // with several processes (MPI), this one runs jobs j % ranks == rank
   SweepProgress progress;
+  std::function<void(const std::string&)> note;  // says what the sweep does beyond the plan (reruns)
 };
 
 // Runs every point and repeat; each record gets "key", "point" ({key: value}) and "repeat".
+// A stored record is reused unless it lacks what the sweep keeps (its series, with keep_series):
+// then the run is done again and its new record appended.
 // Before anything runs, every point with a run still to do (by any process) is built as a run
 // would build it (keys, topology, load, policy), so a bad point stops the sweep with nothing
 // written; the first run that fails stops the sweep and its error is rethrown. Returns the records of this process's
