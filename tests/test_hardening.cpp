@@ -190,6 +190,13 @@ TEST(BadInput, IllTypedSweepFileValuesAreOneLineExitTwo) {
       {"[sweep]\nseed = [1, 2]\ntopology = [\"mesh:4x4\"]\nalgorithm = [\"adf\"]\nalpha = [0.1, 0.2, 0.3]\n"
        "stop.steps = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n[study]\nrepeat = 100000\n",
        "key 'sweep': 6e+06 runs (points x repeat), more than the 1000000 a sweep may hold"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = [{topology = \"line:16\"}]\n", "key 'sweep.exclude': 'topology' is not a swept key"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = [{algorithm = \"odf\"}]\n",
+       "key 'sweep.exclude': algorithm = \"odf\" is not one of the values swept"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = [{}]\n", "key 'sweep.exclude': expected a table of swept keys and values"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = \"ode\"\n", "key 'sweep.exclude': expected a list of tables"},
+      {"[sweep]\nalgorithm = [\"ode\"]\nexclude = [{algorithm = \"ode\"}]\n", "key 'sweep.exclude': leaves no point to run"},
+      {"[sweep]\nalgorithm = [{a = 1}]\n", "[sweep]: key 'algorithm': expected a string"},
   };
   for (const auto& c : cases) {
     std::ofstream(dir / "s.toml") << c.text;
@@ -208,6 +215,26 @@ TEST(BadInput, ABadLaterPointRunsNothing) {
   expect_refused(o, "s.toml: key 'alpha': 'odf' is defined only on meshes", "odf on a star");
   EXPECT_NE(o.err.find("(sweep point algorithm=odf topology=star:5)"), std::string::npos) << o.err;
   EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << "no run may start before every point is checked";
+  fs::remove_all(dir);
+}
+
+// Friction 3: the refusal of Xu's optimal parameters off the grids suggests values that run.
+TEST(BadInput, OptimalParametersOffTheGridsSuggestWhatRuns) {
+  const fs::path dir = fresh_dir("ode-elsewhere");
+  const auto ode = nnlb_in(dir, {"run", "--set", "topology=p2p:30", "--set", "algorithm=ode"});
+  expect_refused(ode, "key 'lambda': 'ode' is defined only on meshes, tori and hypercubes (Xu et al. 1995), not on 'p2p:30'; use "
+                      "algorithm 'ade', or 'de' with lambda = a number in (0, 1)", "ode on p2p");
+  EXPECT_EQ(ode.err.find("optimal"), std::string::npos) << "lambda has no 'optimal': " << ode.err;
+  const auto odf = nnlb_in(dir, {"run", "--set", "topology=p2p:30", "--set", "algorithm=odf"});
+  expect_refused(odf, "key 'alpha': 'odf' is defined only on meshes, tori and hypercubes (Xu et al. 1995), not on 'p2p:30'; use "
+                      "algorithm 'fos' or 'sos' with alpha = optimal, cybenko, boillat or a number in (0, 1)", "odf on p2p");
+  for (const std::vector<std::string> suggested : {std::vector<std::string>{"algorithm=ade"}, {"algorithm=de", "lambda=0.4"},
+                                                   {"algorithm=fos", "alpha=optimal"}, {"algorithm=sos", "alpha=boillat"}}) {
+    std::vector<std::string> args = {"run", "--set", "topology=p2p:30", "--set", "stop.steps=3"};
+    for (const auto& a : suggested) args.insert(args.end(), {"--set", a});
+    const auto o = nnlb_in(dir, args);
+    EXPECT_EQ(o.status, 0) << suggested.back() << ": " << o.err;
+  }
   fs::remove_all(dir);
 }
 

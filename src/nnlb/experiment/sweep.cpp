@@ -32,16 +32,29 @@ std::vector<std::vector<std::pair<std::string, json>>> sweep_points(const SweepS
       }
     points = std::move(next);
   }
+  if (spec.exclude.empty()) return points;
+  std::erase_if(points, [&](const auto& point) {
+    Scenario s = spec.base;
+    for (const auto& [k, v] : point) apply_axis(s, k, v, spec.base.source() + " [sweep]");
+    return std::any_of(spec.exclude.begin(), spec.exclude.end(), [&](const SweepExclusion& entry) {
+      return std::all_of(entry.begin(), entry.end(), [&](const auto& kv) { return s.get(kv.first) == kv.second; });
+    });
+  });
   return points;
 }
 
-void apply_axis(Scenario& scenario, const std::string& key, const json& value, const std::string& source) {
-  if (key.find('+') == std::string::npos) return scenario.set(key, value, source);
+std::vector<std::string> axis_keys(const std::string& key) {
   std::vector<std::string> keys;
   for (std::size_t start = 0, plus; start <= key.size(); start = plus + 1) {
     plus = std::min(key.find('+', start), key.size());
     keys.push_back(key.substr(start, plus - start));
   }
+  return keys;
+}
+
+void apply_axis(Scenario& scenario, const std::string& key, const json& value, const std::string& source) {
+  if (key.find('+') == std::string::npos) return scenario.set(key, value, source);
+  const std::vector<std::string> keys = axis_keys(key);
   if (!value.is_array() || value.size() != keys.size())
     throw InputError(source, key, "each value of a zipped axis is a list of " + std::to_string(keys.size()) + " values, got " + value.dump());
   for (std::size_t k = 0; k < keys.size(); ++k) scenario.set(keys[k], value[k], source);

@@ -24,20 +24,28 @@ struct SweepAxis {
 
 // Sets one axis value on a scenario (several keys for a zipped axis); InputError if malformed.
 void apply_axis(Scenario& scenario, const std::string& key, const nlohmann::json& value, const std::string& source);
+// The scenario keys an axis sets: "algorithm+leveling" -> {"algorithm", "leveling"}.
+std::vector<std::string> axis_keys(const std::string& key);
 
 // Bounds of a sweep: repeats per point, and runs in all (points x repeat).
 inline constexpr std::uint64_t max_repeat = 100'000;
 inline constexpr std::uint64_t max_runs = 1'000'000;
 
+// Combinations left out of a sweep: a point is left out when it has every key = value of an
+// entry ([sweep] exclude = [{algorithm = "ode", topology = "line:16"}]). Values as the scenario
+// holds them (Scenario::get).
+using SweepExclusion = std::vector<std::pair<std::string, nlohmann::json>>;
+
 struct SweepSpec {
   Scenario base;
   std::vector<SweepAxis> axes;
+  std::vector<SweepExclusion> exclude;
   std::uint64_t repeat = 1;
   std::uint64_t master_seed = 1;
   bool keep_series = false;  // keep every run's series (else dropped to save memory)
 };
 
-// Point p's key values, in axis order; the last axis varies fastest.
+// Point p's key values, in axis order; the last axis varies fastest. Excluded points are left out.
 std::vector<std::vector<std::pair<std::string, nlohmann::json>>> sweep_points(const SweepSpec& spec);
 
 // Reports progress: runs finished so far (including those found in the store) and the total.
