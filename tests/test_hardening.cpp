@@ -228,13 +228,42 @@ TEST(BadInput, OptimalParametersOffTheGridsSuggestWhatRuns) {
   const auto odf = nnlb_in(dir, {"run", "--set", "topology=p2p:30", "--set", "algorithm=odf"});
   expect_refused(odf, "key 'alpha': 'odf' is defined only on meshes, tori and hypercubes (Xu et al. 1995), not on 'p2p:30'; use "
                       "algorithm 'fos' or 'sos' with alpha = optimal, cybenko, boillat or a number in (0, 1)", "odf on p2p");
-  for (const std::vector<std::string> suggested : {std::vector<std::string>{"algorithm=ade"}, {"algorithm=de", "lambda=0.4"},
+  for (const std::vector<std::string>& suggested : {std::vector<std::string>{"algorithm=ade"}, {"algorithm=de", "lambda=0.4"},
                                                    {"algorithm=fos", "alpha=optimal"}, {"algorithm=sos", "alpha=boillat"}}) {
     std::vector<std::string> args = {"run", "--set", "topology=p2p:30", "--set", "stop.steps=3"};
     for (const auto& a : suggested) args.insert(args.end(), {"--set", a});
     const auto o = nnlb_in(dir, args);
     EXPECT_EQ(o.status, 0) << suggested.back() << ": " << o.err;
   }
+  fs::remove_all(dir);
+}
+
+// Friction 4: studies are found in $NNLB_SCENARIOS, else beside the executable, else in the
+// source tree, never in the current folder; a --list that finds none says where it looked.
+TEST(Reproduce, StudiesAreFoundWhereTheDocsSayAndALocalScenariosFolderHidesNothing) {
+  const fs::path dir = fresh_dir("scenarios");
+  fs::create_directories(dir / "scenarios" / "mine");
+  std::ofstream(dir / "scenarios" / "mine" / "plain.toml") << "topology = \"ring:4\"\n";
+  const auto builtin = nnlb_in(dir, {"reproduce", "--list"});
+  ASSERT_EQ(builtin.status, 0) << builtin.err;
+  EXPECT_NE(builtin.out.find("xu1995/fig2\n"), std::string::npos) << builtin.out;
+  EXPECT_NE(builtin.err.find("studies in "), std::string::npos) << builtin.err;
+  EXPECT_EQ(builtin.err.find((dir / "scenarios").string()), std::string::npos) << builtin.err;
+
+  ::setenv("NNLB_SCENARIOS", (dir / "scenarios").c_str(), 1);
+  const auto none = nnlb_in(dir, {"reproduce", "--list"});
+  expect_refused(none, "reproduce --list: no study in " + (dir / "scenarios").string() + " ($NNLB_SCENARIOS)", "no study");
+  std::ofstream(dir / "scenarios" / "mine" / "study.toml") << "[study]\ntitle = \"mine\"\n[base]\nstop.steps = 2\n";
+  const auto mine = nnlb_in(dir, {"reproduce", "--list"});
+  EXPECT_EQ(mine.status, 0) << mine.err;
+  EXPECT_EQ(mine.out, "mine/study\n");
+  ::setenv("NNLB_SCENARIOS", (dir / "missing").c_str(), 1);
+  expect_refused(nnlb_in(dir, {"reproduce", "--list"}), "NNLB_SCENARIOS=" + (dir / "missing").string() + ": is not a folder", "missing");
+  ::unsetenv("NNLB_SCENARIOS");
+
+  const auto help = nnlb_in(dir, {"reproduce", "--help"});
+  EXPECT_NE(help.out.find("$NNLB_SCENARIOS"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("share/nnlb/scenarios"), std::string::npos) << help.out;
   fs::remove_all(dir);
 }
 
