@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <fcntl.h>
 #include <filesystem>
@@ -264,6 +265,90 @@ TEST(Reproduce, StudiesAreFoundWhereTheDocsSayAndALocalScenariosFolderHidesNothi
   const auto help = nnlb_in(dir, {"reproduce", "--help"});
   EXPECT_NE(help.out.find("$NNLB_SCENARIOS"), std::string::npos) << help.out;
   EXPECT_NE(help.out.find("share/nnlb/scenarios"), std::string::npos) << help.out;
+  fs::remove_all(dir);
+}
+
+// Friction 7, the small ones.
+TEST(Frictions, SweepTableTakesZippedLabelsAndOnlyTheTableGoesToStdout) {
+  const fs::path dir = fresh_dir("zipped-table");
+  std::ofstream(dir / "s.toml") << "[study]\nrepeat = 2\n[base]\ntopology = \"ring:8\"\nstop.steps = 5\n[sweep]\n"
+                                   "\"name+algorithm+lambda\" = [[\"plain DE\", \"de\", 0.4], [\"ADE\", \"ade\", \"\"]]\n"
+                                   "[plot.moved]\nkind = \"bars\"\nx = \"scenario.name\"\ny = \"summary.load_moved\"\n";
+  const auto o = nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::istringstream table(o.out);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(table, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 3u) << o.out;
+  EXPECT_TRUE(rows[1].starts_with("name=plain DE algorithm=de lambda=0.4 ")) << rows[1];
+  EXPECT_TRUE(rows[2].starts_with("name=ADE algorithm=ade lambda= ")) << rows[2];
+  EXPECT_EQ(rows[0].find("runs") + 3, rows[1].find(" 2 ") + 1) << "columns line up:\n" << o.out;
+  EXPECT_NE(o.err.find("results store: s.jsonl"), std::string::npos) << o.err;
+  // Plots are named after the sweep; bars over repeats carry their range.
+  EXPECT_NE(o.err.find("wrote s-moved.png"), std::string::npos) << o.err;
+  EXPECT_NE(slurp(dir / "s-moved.gp").find("set style histogram errorbars"), std::string::npos);
+  EXPECT_TRUE(slurp(dir / "s-moved.csv").starts_with("cluster,bar,mean,min,max,samples,missing\n"));
+  const auto run = nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", "stop.steps=2", "--out", "r.json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err, "wrote r.json\n");
+  EXPECT_EQ(run.out.find("wrote"), std::string::npos) << run.out;
+  fs::remove_all(dir);
+}
+
+TEST(Frictions, RecordsDescribeTheirEngine) {
+  const fs::path dir = fresh_dir("engine-text");
+  const auto des = nnlb_in(dir, {"run", "--set", "engine=des", "--set", "topology=ring:8", "--set", "stop.time=1",
+                                 "--set", "des.virtual_load=true"});
+  ASSERT_EQ(des.status, 0) << des.err;
+  const std::string head = des.out.substr(0, des.out.find('\n'));
+  EXPECT_NE(head.find("des engine, asynchronous balancer with virtual load"), std::string::npos) << head;
+  EXPECT_EQ(head.find("port"), std::string::npos) << head;
+  EXPECT_EQ(head.find("synchronous invocation"), std::string::npos) << head;
+  const auto sync = nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", "stop.steps=2", "--format", "json"});
+  ASSERT_EQ(sync.status, 0) << sync.err;
+  EXPECT_FALSE(json::parse(sync.out)["series"].contains("time")) << "sync has no simulated time";
+  const auto timed = nnlb_in(dir, {"run", "--set", "engine=des", "--set", "topology=ring:8", "--set", "stop.time=1", "--format", "json"});
+  EXPECT_TRUE(json::parse(timed.out)["series"].contains("time"));
+  fs::remove_all(dir);
+}
+
+TEST(Frictions, ImagesAreNamedByTheirFormatAndBoundsReadable) {
+  const fs::path dir = fresh_dir("image-names");
+  expect_refused(nnlb_in(dir, {"run", "--set", "stop.steps=2", "--plot", "p.jpg", "--out", "r.json"}),
+                 "--plot: 'p.jpg': the image format follows the extension, .png or .svg, not .jpg", "--plot p.jpg");
+  EXPECT_FALSE(fs::exists(dir / "r.json"));
+  EXPECT_FALSE(fs::exists(dir / "p.jpg"));
+  expect_refused(nnlb_in(dir, {"run", "--repeat", "0"}), "--repeat: must be an integer in 1..1000000, got '0'", "--repeat 0");
+  expect_refused(nnlb_in(dir, {"run", "--threads", "-1"}), "--threads: must be an integer in 0..4096, got '-1'", "--threads -1");
+  fs::remove_all(dir);
+}
+
+// Ctrl-C: one line saying what was kept, exit status 130. The signal is sent while blocked, as
+// the child starts: nnlb handles it as soon as it unblocks it, whatever the timing.
+TEST(Frictions, AnInterruptSaysWhatWasKept) {
+  const fs::path dir = fresh_dir("interrupt");
+  const fs::path err = dir / "err";
+  sigset_t interrupt, before;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  ::sigprocmask(SIG_BLOCK, &interrupt, &before);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(e, 2);
+    ::alarm(120);
+    ::execl(NNLB_BINARY, NNLB_BINARY, "run", "--set", "topology=torus:1000x1000", "--set", "stop.steps=100000", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::kill(pid, SIGINT);
+  ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  ASSERT_TRUE(WIFEXITED(raw)) << "killed by signal " << WTERMSIG(raw);
+  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  const std::string text = slurp(err);
+  EXPECT_NE(text.find("nnlb: interrupted; nothing was written\n"), std::string::npos) << text;
+  EXPECT_EQ(lines(text), 2u) << "a new line, then the message: " << text;
   fs::remove_all(dir);
 }
 

@@ -132,7 +132,7 @@ TEST(Sweep, RunsWhoseStoredRecordsLackTheSeriesAreRunAgain) {
   std::ofstream(dir / "s.toml") << head << "[plot.decay]\nkind = \"series\"\nx = \"steps\"\ny = \"imbalance\"\ngroup = \"scenario.algorithm\"\n";
   ASSERT_EQ(shell(sweep + " --out-dir " + dir.string(), &out), 0) << out;
   EXPECT_NE(out.find("note: 2 stored runs of this sweep lack the series it keeps"), std::string::npos) << out;
-  EXPECT_TRUE(fs::exists(dir / "s-decay.png") || fs::exists(dir / "decay.png")) << out;
+  EXPECT_TRUE(fs::exists(dir / "s-decay.png")) << out;
   const ResultStore store((dir / "s.jsonl").string(), {});
   ASSERT_EQ(store.records().size(), 2u);
   for (const auto& r : store.records()) EXPECT_TRUE(r.contains("series"));
@@ -323,8 +323,10 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
   EXPECT_EQ(overlay["rows"].size(), 2u * 3u * 2u);  // (topology, algorithm) clusters x y fields
   std::ifstream gp(dir / "overlay.gp");
   const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
-  EXPECT_LT(script.find("using 2:4 with boxes"), script.find("using 2:3 with boxes"));
-  EXPECT_NE(script.find("using 2:3 with boxes lc 1 title 'steps'"), std::string::npos) << script;
+  // Repeats make each bar a mean: three columns per y field (mean, min, max) and an error bar.
+  EXPECT_LT(script.find("using 2:6 with boxes"), script.find("using 2:3 with boxes"));
+  EXPECT_NE(script.find("using 2:3 with boxes lc 1 title 'steps', $bars using 2:3:4:5 with yerrorbars lc 1"), std::string::npos) << script;
+  EXPECT_NE(overlay["rows"][0]["min"], nullptr);
   std::ifstream heat(dir / "heatmap.gp");
   const std::string heat_script((std::istreambuf_iterator<char>(heat)), std::istreambuf_iterator<char>());
   EXPECT_NE(heat_script.find("set cbrange [0:700]"), std::string::npos);
@@ -348,7 +350,11 @@ TEST(Plot, BarsLeaveOutNullValues) {
   std::ifstream gp(dir / "b.gp");
   const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
   EXPECT_NE(script.find("set xtics rotate by -60 noenhanced ('a' 0, 'b' 1)"), std::string::npos) << script;
-  EXPECT_NE(script.find("\n1 NaN\n"), std::string::npos) << script;
+  // "a" is the mean of two records: its bar carries their range, 2 to 4; "b" has no bar.
+  EXPECT_NE(script.find("\n0 3 2 4\n1 NaN NaN NaN\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("set style histogram errorbars"), std::string::npos) << script;
+  EXPECT_EQ(table["rows"][0]["min"], 2.0);
+  EXPECT_EQ(table["rows"][0]["max"], 4.0);
   fs::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "paths.hpp"
 #include "nnlb/experiment/progress.hpp"
 #include "nnlb/experiment/report.hpp"
@@ -67,6 +68,8 @@ int reproduce(const ReproduceOptions& o) {
   const fs::path out = fs::path(out_dir) / o.name;
   make_folder(out.string());  // a file in the way is reported before anything runs
   if (!report_dir.empty()) make_folder(report_dir);
+  on_interrupt_keep("finished runs are kept in " + (out / (fs::path(o.name).filename().string() + ".jsonl")).string() +
+                    "; run the same command again to resume");
   Progress bar(o.name, o.quiet ? Progress::Mode::quiet : Progress::Mode::automatic);
   SweepRun how;
   how.threads = o.threads;

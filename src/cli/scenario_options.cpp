@@ -1,6 +1,8 @@
 #include "commands.hpp"
 
+#include <charconv>
 #include <filesystem>
+#include <fmt/format.h>
 
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/memory.hpp"
@@ -30,7 +32,18 @@ Scenario ScenarioOptions::load() const {
 }
 
 void add_threads_option(CLI::App& app, int& threads) {
-  app.add_option("--threads", threads, "worker threads (default: all cores; results do not depend on it)")->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", threads, "worker threads (default: all cores; results do not depend on it)")->check(integer_in(0, 4096));
+}
+
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) {
+        std::int64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc() && end == text.data() + text.size() && v >= lo && v <= hi) return std::string();
+        return fmt::format("must be an integer in {}..{}, got '{}'", lo, hi, text);
+      },
+      fmt::format("INT in {}..{}", lo, hi));
 }
 
 void add_memory_option(CLI::App& app) {

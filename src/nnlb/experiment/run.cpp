@@ -329,12 +329,15 @@ json summary_json(const RunSummary& m) {
 }
 
 json to_json(const RunRecord& r) {
-  json series = {{"round", json::array()}, {"steps", json::array()}, {"time", json::array()}, {"imbalance", json::array()}, {"stddev", json::array()},
+  // Simulated time only where there is some (des); sync counts rounds and steps.
+  const bool timed = r.result.summary.timing.has_value();
+  json series = {{"round", json::array()}, {"steps", json::array()}, {"imbalance", json::array()}, {"stddev", json::array()},
                  {"min", json::array()},   {"max", json::array()},   {"mean", json::array()},      {"moved", json::array()}};
+  if (timed) series["time"] = json::array();
   for (const auto& p : r.result.series) {
     series["round"].push_back(p.round);
     series["steps"].push_back(p.steps);
-    series["time"].push_back(p.time);
+    if (timed) series["time"].push_back(p.time);
     series["imbalance"].push_back(p.imbalance);
     series["stddev"].push_back(p.stddev);
     series["min"].push_back(p.min);

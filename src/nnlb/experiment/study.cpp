@@ -386,18 +386,26 @@ json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& char
   }
   chart.categories = clusters;
   chart.overlay = ps.overlay;
-  csv = "cluster,bar,mean,samples,missing\n";
+  // A bar over several repeats carries its range (min to max) as an error bar.
+  const bool ranges = std::any_of(samples.begin(), samples.end(), [](const auto& s) { return s.second.size() > 1; });
+  csv = "cluster,bar,mean,min,max,samples,missing\n";
   json rows = json::array();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const auto& bar : bars) {
     ChartSeries cs;
     cs.label = bar;
     for (const auto& cluster : clusters) {
       const auto& v = samples[{cluster, bar}];
       const std::size_t absent = missing[{cluster, bar}];
-      const double mean = v.empty() ? std::numeric_limits<double>::quiet_NaN() : mean_of(v);
+      const double mean = v.empty() ? nan : mean_of(v);
+      const double lo = v.empty() ? nan : *std::min_element(v.begin(), v.end()), hi = v.empty() ? nan : *std::max_element(v.begin(), v.end());
       cs.y.push_back(mean);
-      csv += fmt::format("{},{},{},{},{}\n", csv_text(cluster), csv_text(bar), v.empty() ? "" : fmt::format("{:.10g}", mean), v.size(), absent);
-      rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", v.empty() ? json(nullptr) : json(mean)}, {"samples", v.size()}, {"missing", absent}});
+      if (ranges) cs.y_low.push_back(lo), cs.y_high.push_back(hi);
+      const auto number = [&](double x) { return v.empty() ? std::string() : fmt::format("{:.10g}", x); };
+      csv += fmt::format("{},{},{},{},{},{},{}\n", csv_text(cluster), csv_text(bar), number(mean), number(lo), number(hi), v.size(), absent);
+      rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", v.empty() ? json(nullptr) : json(mean)},
+                      {"min", v.empty() ? json(nullptr) : json(lo)}, {"max", v.empty() ? json(nullptr) : json(hi)},
+                      {"samples", v.size()}, {"missing", absent}});
     }
     chart.series.push_back(std::move(cs));
   }
