@@ -391,5 +391,20 @@ TEST(EdgeColoringTest, ColouringForNonGridUsesMisraGries) {
   EXPECT_EQ(misra_gries_edge_coloring(Graph::from_edges(1, {})).num_colors, 0u);
 }
 
+TEST(TopologySize, KnownFromTheSpecBeforeBuilding) {
+  for (const std::string spec : {"line:7", "ring:9", "ring:2", "mesh:3x4", "torus:4x5x2", "torus:3x3", "hypercube:5", "kary:3,3", "complete:20",
+                                 "star:9", "random-regular:30,4"}) {
+    const TopologySize size = topology_size(parse_topology(spec));
+    const Topology t = make_topology(spec, 1);
+    EXPECT_EQ(size.nodes, t.graph.num_nodes()) << spec;
+    EXPECT_EQ(size.edges, static_cast<double>(t.graph.num_edges())) << spec;
+  }
+  const TopologySize big = topology_size(parse_topology("hypercube:25"));
+  EXPECT_EQ(big.nodes, 33554432.0);
+  EXPECT_EQ(big.edges, 25.0 * 16777216.0);
+  const TopologySize file = topology_size(parse_topology("file:" + data_dir + "/diamond.edges"));
+  EXPECT_GE(file.edges, static_cast<double>(make_topology("file:" + data_dir + "/diamond.edges", 1).graph.num_edges()));
+}
+
 }  // namespace
 }  // namespace nnlb

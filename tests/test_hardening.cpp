@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
+#include <chrono>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -189,6 +191,13 @@ TEST(BadInput, IllTypedSweepFileValuesAreOneLineExitTwo) {
       {"[sweep]\nseed = [1, 2]\ntopology = [\"mesh:4x4\"]\nalgorithm = [\"adf\"]\nalpha = [0.1, 0.2, 0.3]\n"
        "stop.steps = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n[study]\nrepeat = 100000\n",
        "key 'sweep': 6e+06 runs (points x repeat), more than the 1000000 a sweep may hold"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = [{topology = \"line:16\"}]\n", "key 'sweep.exclude': 'topology' is not a swept key"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = [{algorithm = \"odf\"}]\n",
+       "key 'sweep.exclude': algorithm = \"odf\" is not one of the values swept"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = [{}]\n", "key 'sweep.exclude': expected a table of swept keys and values"},
+      {"[sweep]\nalgorithm = [\"ade\", \"ode\"]\nexclude = \"ode\"\n", "key 'sweep.exclude': expected a list of tables"},
+      {"[sweep]\nalgorithm = [\"ode\"]\nexclude = [{algorithm = \"ode\"}]\n", "key 'sweep.exclude': leaves no point to run"},
+      {"[sweep]\nalgorithm = [{a = 1}]\n", "[sweep]: key 'algorithm': expected a string"},
   };
   for (const auto& c : cases) {
     std::ofstream(dir / "s.toml") << c.text;
@@ -207,6 +216,139 @@ TEST(BadInput, ABadLaterPointRunsNothing) {
   expect_refused(o, "s.toml: key 'alpha': 'odf' is defined only on meshes", "odf on a star");
   EXPECT_NE(o.err.find("(sweep point algorithm=odf topology=star:5)"), std::string::npos) << o.err;
   EXPECT_FALSE(fs::exists(dir / "s.jsonl")) << "no run may start before every point is checked";
+  fs::remove_all(dir);
+}
+
+// Friction 3: the refusal of Xu's optimal parameters off the grids suggests values that run.
+TEST(BadInput, OptimalParametersOffTheGridsSuggestWhatRuns) {
+  const fs::path dir = fresh_dir("ode-elsewhere");
+  const auto ode = nnlb_in(dir, {"run", "--set", "topology=p2p:30", "--set", "algorithm=ode"});
+  expect_refused(ode, "key 'lambda': 'ode' is defined only on meshes, tori and hypercubes (Xu et al. 1995), not on 'p2p:30'; use "
+                      "algorithm 'ade', or 'de' with lambda = a number in (0, 1)", "ode on p2p");
+  EXPECT_EQ(ode.err.find("optimal"), std::string::npos) << "lambda has no 'optimal': " << ode.err;
+  const auto odf = nnlb_in(dir, {"run", "--set", "topology=p2p:30", "--set", "algorithm=odf"});
+  expect_refused(odf, "key 'alpha': 'odf' is defined only on meshes, tori and hypercubes (Xu et al. 1995), not on 'p2p:30'; use "
+                      "algorithm 'fos' or 'sos' with alpha = optimal, cybenko, boillat or a number in (0, 1)", "odf on p2p");
+  for (const std::vector<std::string>& suggested : {std::vector<std::string>{"algorithm=ade"}, {"algorithm=de", "lambda=0.4"},
+                                                   {"algorithm=fos", "alpha=optimal"}, {"algorithm=sos", "alpha=boillat"}}) {
+    std::vector<std::string> args = {"run", "--set", "topology=p2p:30", "--set", "stop.steps=3"};
+    for (const auto& a : suggested) args.insert(args.end(), {"--set", a});
+    const auto o = nnlb_in(dir, args);
+    EXPECT_EQ(o.status, 0) << suggested.back() << ": " << o.err;
+  }
+  fs::remove_all(dir);
+}
+
+// Friction 4: studies are found in $NNLB_SCENARIOS, else beside the executable, else in the
+// source tree, never in the current folder; a --list that finds none says where it looked.
+TEST(Reproduce, StudiesAreFoundWhereTheDocsSayAndALocalScenariosFolderHidesNothing) {
+  const fs::path dir = fresh_dir("scenarios");
+  fs::create_directories(dir / "scenarios" / "mine");
+  std::ofstream(dir / "scenarios" / "mine" / "plain.toml") << "topology = \"ring:4\"\n";
+  const auto builtin = nnlb_in(dir, {"reproduce", "--list"});
+  ASSERT_EQ(builtin.status, 0) << builtin.err;
+  EXPECT_NE(builtin.out.find("xu1995/fig2\n"), std::string::npos) << builtin.out;
+  EXPECT_NE(builtin.err.find("studies in "), std::string::npos) << builtin.err;
+  EXPECT_EQ(builtin.err.find((dir / "scenarios").string()), std::string::npos) << builtin.err;
+
+  ::setenv("NNLB_SCENARIOS", (dir / "scenarios").c_str(), 1);
+  const auto none = nnlb_in(dir, {"reproduce", "--list"});
+  expect_refused(none, "reproduce --list: no study in " + (dir / "scenarios").string() + " ($NNLB_SCENARIOS)", "no study");
+  std::ofstream(dir / "scenarios" / "mine" / "study.toml") << "[study]\ntitle = \"mine\"\n[base]\nstop.steps = 2\n";
+  const auto mine = nnlb_in(dir, {"reproduce", "--list"});
+  EXPECT_EQ(mine.status, 0) << mine.err;
+  EXPECT_EQ(mine.out, "mine/study\n");
+  ::setenv("NNLB_SCENARIOS", (dir / "missing").c_str(), 1);
+  expect_refused(nnlb_in(dir, {"reproduce", "--list"}), "NNLB_SCENARIOS=" + (dir / "missing").string() + ": is not a folder", "missing");
+  ::unsetenv("NNLB_SCENARIOS");
+
+  const auto help = nnlb_in(dir, {"reproduce", "--help"});
+  EXPECT_NE(help.out.find("$NNLB_SCENARIOS"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("share/nnlb/scenarios"), std::string::npos) << help.out;
+  fs::remove_all(dir);
+}
+
+// Friction 7, the small ones.
+TEST(Frictions, SweepTableTakesZippedLabelsAndOnlyTheTableGoesToStdout) {
+  const fs::path dir = fresh_dir("zipped-table");
+  std::ofstream(dir / "s.toml") << "[study]\nrepeat = 2\n[base]\ntopology = \"ring:8\"\nstop.steps = 5\n[sweep]\n"
+                                   "\"name+algorithm+lambda\" = [[\"plain DE\", \"de\", 0.4], [\"ADE\", \"ade\", \"\"]]\n"
+                                   "[plot.moved]\nkind = \"bars\"\nx = \"scenario.name\"\ny = \"summary.load_moved\"\n";
+  const auto o = nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::istringstream table(o.out);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(table, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 3u) << o.out;
+  EXPECT_TRUE(rows[1].starts_with("name=plain DE algorithm=de lambda=0.4 ")) << rows[1];
+  EXPECT_TRUE(rows[2].starts_with("name=ADE algorithm=ade lambda= ")) << rows[2];
+  EXPECT_EQ(rows[0].find("runs") + 3, rows[1].find(" 2 ") + 1) << "columns line up:\n" << o.out;
+  EXPECT_NE(o.err.find("results store: s.jsonl"), std::string::npos) << o.err;
+  // Plots are named after the sweep; bars over repeats carry their range.
+  EXPECT_NE(o.err.find("wrote s-moved.png"), std::string::npos) << o.err;
+  EXPECT_NE(slurp(dir / "s-moved.gp").find("set style histogram errorbars"), std::string::npos);
+  EXPECT_TRUE(slurp(dir / "s-moved.csv").starts_with("cluster,bar,mean,min,max,samples,missing\n"));
+  const auto run = nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", "stop.steps=2", "--out", "r.json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err, "wrote r.json\n");
+  EXPECT_EQ(run.out.find("wrote"), std::string::npos) << run.out;
+  fs::remove_all(dir);
+}
+
+TEST(Frictions, RecordsDescribeTheirEngine) {
+  const fs::path dir = fresh_dir("engine-text");
+  const auto des = nnlb_in(dir, {"run", "--set", "engine=des", "--set", "topology=ring:8", "--set", "stop.time=1",
+                                 "--set", "des.virtual_load=true"});
+  ASSERT_EQ(des.status, 0) << des.err;
+  const std::string head = des.out.substr(0, des.out.find('\n'));
+  EXPECT_NE(head.find("des engine, asynchronous balancer with virtual load"), std::string::npos) << head;
+  EXPECT_EQ(head.find("port"), std::string::npos) << head;
+  EXPECT_EQ(head.find("synchronous invocation"), std::string::npos) << head;
+  const auto sync = nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", "stop.steps=2", "--format", "json"});
+  ASSERT_EQ(sync.status, 0) << sync.err;
+  EXPECT_FALSE(json::parse(sync.out)["series"].contains("time")) << "sync has no simulated time";
+  const auto timed = nnlb_in(dir, {"run", "--set", "engine=des", "--set", "topology=ring:8", "--set", "stop.time=1", "--format", "json"});
+  EXPECT_TRUE(json::parse(timed.out)["series"].contains("time"));
+  fs::remove_all(dir);
+}
+
+TEST(Frictions, ImagesAreNamedByTheirFormatAndBoundsReadable) {
+  const fs::path dir = fresh_dir("image-names");
+  expect_refused(nnlb_in(dir, {"run", "--set", "stop.steps=2", "--plot", "p.jpg", "--out", "r.json"}),
+                 "--plot: 'p.jpg': the image format follows the extension, .png or .svg, not .jpg", "--plot p.jpg");
+  EXPECT_FALSE(fs::exists(dir / "r.json"));
+  EXPECT_FALSE(fs::exists(dir / "p.jpg"));
+  expect_refused(nnlb_in(dir, {"run", "--repeat", "0"}), "--repeat: must be an integer in 1..1000000, got '0'", "--repeat 0");
+  expect_refused(nnlb_in(dir, {"run", "--threads", "-1"}), "--threads: must be an integer in 0..4096, got '-1'", "--threads -1");
+  fs::remove_all(dir);
+}
+
+// Ctrl-C: one line saying what was kept, exit status 130. The signal is sent while blocked, as
+// the child starts: nnlb handles it as soon as it unblocks it, whatever the timing.
+TEST(Frictions, AnInterruptSaysWhatWasKept) {
+  const fs::path dir = fresh_dir("interrupt");
+  const fs::path err = dir / "err";
+  sigset_t interrupt, before;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  ::sigprocmask(SIG_BLOCK, &interrupt, &before);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(e, 2);
+    ::alarm(120);
+    ::execl(NNLB_BINARY, NNLB_BINARY, "run", "--set", "topology=torus:1000x1000", "--set", "stop.steps=100000", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::kill(pid, SIGINT);
+  ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  ASSERT_TRUE(WIFEXITED(raw)) << "killed by signal " << WTERMSIG(raw);
+  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  const std::string text = slurp(err);
+  EXPECT_NE(text.find("nnlb: interrupted; nothing was written\n"), std::string::npos) << text;
+  EXPECT_EQ(lines(text), 2u) << "a new line, then the message: " << text;
   fs::remove_all(dir);
 }
 
@@ -297,6 +439,46 @@ TEST(BadInput, GraphAndLoadFilesAreBoundedBeforeAllocating) {
     expect_refused(nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", c.text, "--out", "r.json"}), c.expect, c.text);
     EXPECT_FALSE(fs::exists(dir / "r.json")) << c.text;
   }
+  fs::remove_all(dir);
+}
+
+// Graphs far beyond the memory limit are refused from their spec, before any allocation: at
+// once, with the estimate and the key to change (the child's limit is its 4 GiB address space).
+TEST(Memory, HugeTopologiesAreRefusedBeforeAllocating) {
+  const fs::path dir = fresh_dir("memory");
+  for (const std::string topology : {"complete:50000", "hypercube:25"})
+    for (const std::string command : {"run", "analyze"}) {
+      const auto start = std::chrono::steady_clock::now();
+      const auto o = nnlb_in(dir, {command, "--set", "topology=" + topology, "--set", "stop.steps=2"});
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      expect_refused(o, "key 'topology': needs about ", command + " " + topology);
+      EXPECT_NE(o.err.find("use a smaller topology"), std::string::npos) << o.err;
+      EXPECT_LT(seconds, 5.0) << command << " " + topology << " took " << seconds << " s";
+    }
+  fs::remove_all(dir);
+}
+
+TEST(Memory, MaxMemorySetsTheLimit) {
+  const fs::path dir = fresh_dir("max-memory");
+  const std::vector<std::string> run = {"run", "--set", "topology=torus:100x100", "--set", "stop.steps=2", "--out", "r.json"};
+  auto with = [&](std::vector<std::string> args, const std::string& size) {
+    args.insert(args.end(), {"--max-memory", size});
+    return nnlb_in(dir, args);
+  };
+  expect_refused(with(run, "1M"), "more than the 1 MiB allowed (--max-memory 1 MiB); use a smaller topology", "run 1M");
+  EXPECT_FALSE(fs::exists(dir / "r.json"));
+  EXPECT_EQ(with(run, "1G").status, 0);
+  expect_refused(nnlb_in(dir, {"analyze", "--set", "topology=torus:100x100", "--max-memory", "1M"}), "(--max-memory 1 MiB)", "analyze 1M");
+  for (const std::string bad : {"2X", "-1G", "G", "0"}) expect_refused(with(run, bad), "--max-memory: expected a size such as", bad);
+  // A sweep's threads run side by side: two runs of about 16 MiB fit in 20 MiB one at a time.
+  std::ofstream(dir / "s.toml") << "[base]\ntopology = \"torus:300x300\"\nstop.steps = 2\n[sweep]\nseed = [1, 2]\n";
+  const std::vector<std::string> sweep = {"sweep", "s.toml", "-q", "--store", "s.jsonl", "--threads", "2"};
+  expect_refused(with(sweep, "20M"), "for 2 runs side by side, more than the 20 MiB allowed (--max-memory 20 MiB); use --threads 1",
+                 "sweep 20M");
+  EXPECT_FALSE(fs::exists(dir / "s.jsonl"));
+  auto one = sweep;
+  one.back() = "1";
+  EXPECT_EQ(with(one, "20M").status, 0);
   fs::remove_all(dir);
 }
 

@@ -119,7 +119,8 @@ class Report : public ::testing::Test {
     }
     const Outcome o = nnlb("report --results " + in_quotes(results()) + " --out " + in_quotes(report()));
     ASSERT_EQ(o.status, 0) << err_;
-    EXPECT_NE(o.out.find("index.html"), std::string::npos) << o.out;
+    EXPECT_NE(err_.find("wrote " + (report() / "index.html").string()), std::string::npos) << err_;
+    EXPECT_TRUE(o.out.empty()) << "progress and notes go to stderr: " << o.out;
   }
 
   fs::path results() const { return dir_ / "results"; }
@@ -171,6 +172,26 @@ TEST_F(Report, PagesNameClaimsAndCommandsAndTheirChartsExist) {
   const std::string table1 = slurp(report() / "xu1995/table1.html");
   EXPECT_NE(table1.find("<th>exponent</th>"), std::string::npos);
   EXPECT_NE(table1.find("<td>torus ode</td>"), std::string::npos);
+}
+
+// Friction 5: --quick results and their report go apart from the full ones, which they never
+// replace; the report says that it shows reduced runs.
+TEST_F(Report, QuickRunsNeverReplaceFullOnes) {
+  const fs::path full = dir_ / "results" / "reproductions" / "xu1995" / "fig2";
+  fs::create_directories(full);
+  std::ofstream(full / "fig2.png") << "the full run's chart";
+  std::ofstream(full / "fig2.jsonl") << "";
+  const Outcome o = shell("cd " + in_quotes(dir_) + " && " + NNLB_BINARY + " reproduce xu1995/fig2 --quick -q 2>" + in_quotes(dir_ / "err"));
+  ASSERT_EQ(o.status, 0) << slurp(dir_ / "err");
+  EXPECT_EQ(slurp(full / "fig2.png"), "the full run's chart");
+  EXPECT_EQ(slurp(full / "fig2.jsonl"), "");
+  EXPECT_TRUE(is_png(dir_ / "results" / "reproductions-quick" / "xu1995" / "fig2" / "fig2.png"));
+  EXPECT_FALSE(fs::exists(dir_ / "results" / "report" / "index.html"));
+  const std::string index = slurp(dir_ / "results" / "report-quick" / "index.html");
+  EXPECT_NE(index.find("<strong>Reduced runs</strong>"), std::string::npos) << index;
+  const std::string page = slurp(dir_ / "results" / "report-quick" / "xu1995" / "fig2.html");
+  EXPECT_NE(page.find("nnlb reproduce xu1995/fig2 --quick\n"), std::string::npos) << "the default folders need no flags";
+  EXPECT_NE(page.find("nnlb report --quick</code>"), std::string::npos);
 }
 
 TEST_F(Report, MissingOrEmptyResultsAreInputErrors) {

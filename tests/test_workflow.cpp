@@ -119,6 +119,29 @@ TEST(Store, RenamedPointsResumeAndRecordsCarryTheCodeVersion) {
   fs::remove_all(dir);
 }
 
+// Friction 2: a sweep first run without series, then given a series plot, runs again the runs
+// whose stored records lack the series, and its plot draws.
+TEST(Sweep, RunsWhoseStoredRecordsLackTheSeriesAreRunAgain) {
+  const fs::path dir = fresh_dir("series-again");
+  const std::string head = "[base]\ntopology = \"ring:8\"\nstop.steps = 20\n[sweep]\nalgorithm = [\"fos\", \"ade\"]\n";
+  std::ofstream(dir / "s.toml") << head;
+  const std::string sweep = std::string(NNLB_BINARY) + " sweep " + (dir / "s.toml").string() + " -q --store " + (dir / "s.jsonl").string();
+  std::string out;
+  ASSERT_EQ(shell(sweep, &out), 0) << out;
+  for (const auto& r : read_store((dir / "s.jsonl").string(), {})) EXPECT_FALSE(r.contains("series"));
+  std::ofstream(dir / "s.toml") << head << "[plot.decay]\nkind = \"series\"\nx = \"steps\"\ny = \"imbalance\"\ngroup = \"scenario.algorithm\"\n";
+  ASSERT_EQ(shell(sweep + " --out-dir " + dir.string(), &out), 0) << out;
+  EXPECT_NE(out.find("note: 2 stored runs of this sweep lack the series it keeps"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(dir / "s-decay.png")) << out;
+  const ResultStore store((dir / "s.jsonl").string(), {});
+  ASSERT_EQ(store.records().size(), 2u);
+  for (const auto& r : store.records()) EXPECT_TRUE(r.contains("series"));
+  ASSERT_EQ(shell(sweep + " --out-dir " + dir.string(), &out), 0) << out;
+  EXPECT_EQ(out.find("note:"), std::string::npos) << "nothing to run again: " << out;
+  EXPECT_EQ(lines_of(dir / "s.jsonl").size(), 4u);
+  fs::remove_all(dir);
+}
+
 TEST(Store, ResumingRecordsOfAnotherCodeVersionWarnsOnce) {
   const fs::path dir = fresh_dir("versions");
   const std::string path = (dir / "v.jsonl").string();
@@ -228,7 +251,7 @@ TEST(Store, ResumeAfterARealKill) {
 TEST(Reproduce, EveryStudyRunsQuickAndDrawsItsCharts) {
   const fs::path dir = fresh_dir("studies");
   std::string list;
-  ASSERT_EQ(shell(std::string(NNLB_BINARY) + " reproduce --list", &list), 0) << list;
+  ASSERT_EQ(shell("(" + std::string(NNLB_BINARY) + " reproduce --list 2>/dev/null)", &list), 0) << list;
   std::istringstream names(list);
   std::size_t studies = 0;
   for (std::string name; std::getline(names, name);) {
@@ -300,8 +323,10 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
   EXPECT_EQ(overlay["rows"].size(), 2u * 3u * 2u);  // (topology, algorithm) clusters x y fields
   std::ifstream gp(dir / "overlay.gp");
   const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
-  EXPECT_LT(script.find("using 2:4 with boxes"), script.find("using 2:3 with boxes"));
-  EXPECT_NE(script.find("using 2:3 with boxes lc 1 title 'steps'"), std::string::npos) << script;
+  // Repeats make each bar a mean: three columns per y field (mean, min, max) and an error bar.
+  EXPECT_LT(script.find("using 2:6 with boxes"), script.find("using 2:3 with boxes"));
+  EXPECT_NE(script.find("using 2:3 with boxes lc 1 title 'steps', $bars using 2:3:4:5 with yerrorbars lc 1"), std::string::npos) << script;
+  EXPECT_NE(overlay["rows"][0]["min"], nullptr);
   std::ifstream heat(dir / "heatmap.gp");
   const std::string heat_script((std::istreambuf_iterator<char>(heat)), std::istreambuf_iterator<char>());
   EXPECT_NE(heat_script.find("set cbrange [0:700]"), std::string::npos);
@@ -325,7 +350,35 @@ TEST(Plot, BarsLeaveOutNullValues) {
   std::ifstream gp(dir / "b.gp");
   const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
   EXPECT_NE(script.find("set xtics rotate by -60 noenhanced ('a' 0, 'b' 1)"), std::string::npos) << script;
-  EXPECT_NE(script.find("\n1 NaN\n"), std::string::npos) << script;
+  // "a" is the mean of two records: its bar carries their range, 2 to 4; "b" has no bar.
+  EXPECT_NE(script.find("\n0 3 2 4\n1 NaN NaN NaN\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("set style histogram errorbars"), std::string::npos) << script;
+  EXPECT_EQ(table["rows"][0]["min"], 2.0);
+  EXPECT_EQ(table["rows"][0]["max"], 4.0);
+  fs::remove_all(dir);
+}
+
+TEST(Sweep, ExcludeLeavesOutCombinations) {
+  const fs::path dir = fresh_dir("exclude");
+  std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 3\n[sweep]\nalgorithm = [\"ade\", \"ode\", \"fos\"]\n"
+                                   "topology = [\"mesh:4x4\", \"p2p:16\"]\n\"alpha+leveling\" = [[\"\", 1]]\n"
+                                   "exclude = [{algorithm = \"ode\", topology = \"p2p:16\"}, {algorithm = \"fos\", topology = \"mesh:4x4\"}]\n";
+  const Study st = load_study((dir / "s.toml").string(), "s", false);
+  const auto points = sweep_points(st.sweep);
+  ASSERT_EQ(points.size(), 4u);
+  std::set<std::string> seen;
+  for (const auto& p : points) {
+    json values = json::object();
+    for (const auto& [k, v] : p) values[k] = v;
+    seen.insert(values["algorithm"].get<std::string>() + " " + values["topology"].get<std::string>());
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"ade mesh:4x4", "ade p2p:16", "ode mesh:4x4", "fos p2p:16"}));
+  // ode on p2p:16 would be refused: left out, the sweep runs.
+  EXPECT_EQ(run_sweep(st.sweep).size(), 4u);
+  // A zipped axis's keys can be named one by one.
+  std::ofstream(dir / "z.toml") << "[sweep]\n\"algorithm+leveling\" = [[\"naive\", 1], [\"best-effort\", 2]]\n"
+                                   "topology = [\"ring:4\", \"ring:8\"]\nexclude = [{leveling = 2, topology = \"ring:8\"}]\n";
+  EXPECT_EQ(sweep_points(load_study((dir / "z.toml").string(), "z", false).sweep).size(), 3u);
   fs::remove_all(dir);
 }
 

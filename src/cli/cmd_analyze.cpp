@@ -24,7 +24,7 @@ std::string steps_text(double v) { return std::isfinite(v) ? fmt::format("{:.0f}
 int analyze_command(const AnalyzeOptions& o) {
   const Scenario s = o.scenario.load();
   const auto seed = static_cast<std::uint64_t>(s.integer("seed"));
-  const PreparedRun run = prepare_run(s, seed);
+  const PreparedRun run = prepare_run(s, seed, {.analysis = true});
   const Topology& topo = run.topology;
   AnalysisRequest req;
   req.port = s.text("port") == "one" ? PortModel::one : PortModel::all;
@@ -85,6 +85,7 @@ Action add_analyze(CLI::App& app) {
   app.add_option("--target", o->target, "target nu (default: stop.imbalance, else 1)");
   app.add_flag("--measure", o->measure, "also run the synchronous engine and report the measured steps");
   app.add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  add_memory_option(app);
   return [o] { return analyze_command(*o); };
 }
 

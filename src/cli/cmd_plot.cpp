@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "nnlb/experiment/plot.hpp"
 #include "nnlb/experiment/store.hpp"
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/util/error.hpp"
@@ -54,13 +55,13 @@ int plot(PlotOptions o) {
   o.spec.where = o.where;
   check_plot(o.spec, "nnlb plot", "--kind/--x/--y");
   const fs::path out(o.out);
-  if (out.extension() != ".png" && out.extension() != ".svg") throw InputError(o.out, {}, "--out must end in .png or .svg");
+  check_image_name(o.out, "--out");
   const auto records = read_records(o.input);
   if (records.empty()) throw InputError(o.input, {}, "holds no records");
   o.spec.file = out.stem().string();
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
   write_plot(o.spec, records, dir, fs::path(o.input).filename().string(), out.extension().string());
-  fmt::print("wrote {} (data {}.csv, script {}.gp)\n", o.out, (fs::path(dir) / o.spec.file).string(), (fs::path(dir) / o.spec.file).string());
+  fmt::print(stderr, "wrote {} (data {}.csv, script {}.gp)\n", o.out, (fs::path(dir) / o.spec.file).string(), (fs::path(dir) / o.spec.file).string());
   return 0;
 }
 

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <optional>
 
 #include "commands.hpp"
 #include "paths.hpp"
@@ -9,12 +10,14 @@ namespace nnlb::cli {
 namespace {
 
 struct ReportOptions {
-  std::string results = default_results_dir;
-  std::string out = default_report_dir;
+  std::optional<std::string> results, out;
+  bool quick = false;
 };
 
 int report(const ReportOptions& o) {
-  for (const auto& page : write_report(o.results, scenarios_dir().string(), o.out)) fmt::print("wrote {}\n", page);
+  const std::string results = o.results.value_or(o.quick ? quick_results_dir : default_results_dir);
+  const std::string out = o.out.value_or(o.quick ? quick_report_dir : default_report_dir);
+  for (const auto& page : write_report(results, scenarios_dir().string(), out)) fmt::print(stderr, "wrote {}\n", page);
   return 0;
 }
 
@@ -24,6 +27,8 @@ Action add_report(CLI::App& app) {
   auto o = std::make_shared<ReportOptions>();
   app.add_option("--results", o->results, std::string("folder of `nnlb reproduce` results (default ") + default_results_dir + ")");
   app.add_option("--out", o->out, std::string("report folder: index.html and a page per study (default ") + default_report_dir + ")");
+  app.add_flag("--quick", o->quick,
+               std::string("the --quick runs: results from ") + quick_results_dir + ", report to " + quick_report_dir);
   return [o] { return report(*o); };
 }
 

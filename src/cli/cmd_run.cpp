@@ -4,6 +4,7 @@
 #include "nnlb/experiment/format.hpp"
 #include "nnlb/experiment/plot.hpp"
 #include "nnlb/experiment/run.hpp"
+#include "nnlb/experiment/sweep.hpp"
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
@@ -64,6 +65,7 @@ Chart imbalance_chart(const std::vector<nlohmann::json>& records) {
 
 int run(const RunOptions& o) {
   set_thread_count(o.threads);
+  if (!o.plot.empty()) check_image_name(o.plot, "--plot");  // before the run: no output of a run refused later
   const Scenario s = o.scenario.load();
   const std::uint64_t master = o.seed ? *o.seed : static_cast<std::uint64_t>(s.integer("seed"));
   std::vector<nlohmann::json> records;
@@ -76,7 +78,7 @@ int run(const RunOptions& o) {
   if (!o.out.empty()) {
     write_file_atomic(o.out, render(records, file_format));
     fmt::print("{}", render(records, "table"));
-    fmt::print("wrote {}\n", o.out);
+    fmt::print(stderr, "wrote {}\n", o.out);
   } else {
     fmt::print("{}", render(records, o.format.empty() ? "table" : o.format));
   }
@@ -90,12 +92,13 @@ Action add_run(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   o->scenario.add_to(app);
   app.add_option("--seed", o->seed, "master seed (overrides the scenario's seed key)");
-  app.add_option("--repeat", o->repeat, "number of runs, with seeds SEED, SEED+1, ...")->check(CLI::PositiveNumber);
+  app.add_option("--repeat", o->repeat, "number of runs, with seeds SEED, SEED+1, ...")->check(integer_in(1, max_runs));
   app.add_option("--format", o->format, "table, json or csv (default: table, or from --out's extension)")
       ->check(CLI::IsMember({"table", "json", "csv"}));
   app.add_option("--out", o->out, "write the result to this file (written whole, only on success)");
-  app.add_option("--plot", o->plot, "also plot the imbalance factor over steps to this .png or .svg file");
+  app.add_option("--plot", o->plot, "also plot the imbalance factor over steps to this .png or .svg file (the extension picks the format)");
   add_threads_option(app, o->threads);
+  add_memory_option(app);
   return [o] { return run(*o); };
 }
 

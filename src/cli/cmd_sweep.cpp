@@ -1,9 +1,11 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "mpi_world.hpp"
 #include "nnlb/experiment/format.hpp"
 #include "nnlb/experiment/progress.hpp"
@@ -28,28 +30,38 @@ struct SweepOptions {
   bool quick = false;
 };
 
+std::string value_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// "algorithm=ade topology=mesh:4x4"; a zipped axis's keys one by one ("name=BE leveling=2").
 std::string point_text(const nlohmann::json& point) {
   std::string s;
-  for (const auto& [k, v] : point.items()) s += (s.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-  return s;
+  for (const auto& [k, v] : point.items()) {
+    const auto keys = axis_keys(k);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      s += (s.empty() ? "" : " ") + keys[i] + "=" + value_text(keys.size() > 1 && v.is_array() && i < v.size() ? v[i] : v);
+  }
+  return s.empty() ? "(base)" : s;
 }
 
 // One line per point: the mean of the main summary fields over its repeats.
 void print_points(const std::vector<nlohmann::json>& records) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<nlohmann::json>> by_point;
+  std::size_t width = 5;
   for (const auto& r : records) {
     const std::string p = point_text(r["point"]);
     if (!by_point.count(p)) order.push_back(p);
     by_point[p].push_back(r);
+    width = std::max(width, p.size());
   }
-  fmt::print("{:<48} {:>5} {:>9} {:>16} {:>14} {:>14}\n", "point", "runs", "balanced", "steps_to_balance", "final_imbalance", "load_moved");
+  fmt::print("{:<{}} {:>5} {:>9} {:>16} {:>14} {:>14}\n", "point", width, "runs", "balanced", "steps_to_balance", "final_imbalance",
+             "load_moved");
   for (const auto& p : order) {
     const auto agg = aggregate_summaries(by_point[p]);
     std::size_t balanced = 0;
     for (const auto& r : by_point[p]) balanced += r["summary"]["balanced"].get<bool>();
     auto mean = [&](const char* f) { return agg[f].is_null() ? std::string("-") : fmt::format("{:.6g}", agg[f]["mean"].get<double>()); };
-    fmt::print("{:<48} {:>5} {:>9} {:>16} {:>14} {:>14}\n", p.empty() ? "(base)" : p, by_point[p].size(), balanced, mean("steps_to_balance"),
+    fmt::print("{:<{}} {:>5} {:>9} {:>16} {:>14} {:>14}\n", p, width, by_point[p].size(), balanced, mean("steps_to_balance"),
                mean("final_imbalance"), mean("load_moved"));
   }
 }
@@ -71,6 +83,7 @@ int sweep(const SweepOptions& o) {
   const auto warn = [&](const std::string& w) {
     if (world.rank() == 0) fmt::print(stderr, "warning: {}\n", w);
   };
+  on_interrupt_keep("finished runs are kept in " + store_path + "; run the same command again to resume");
   {
     ResultStore store(store_path, warn);
     Progress bar(world.size() > 1 ? fmt::format("{} (rank 0 of {})", stem, world.size()) : stem,
@@ -81,6 +94,9 @@ int sweep(const SweepOptions& o) {
     how.rank = world.rank();
     how.ranks = world.size();
     how.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+    how.note = [&](const std::string& note) {
+      if (world.rank() == 0) fmt::print(stderr, "note: {}\n", note);
+    };
     run_sweep(study.sweep, how);
   }
   world.barrier();
@@ -90,10 +106,12 @@ int sweep(const SweepOptions& o) {
   gather.store = &all;
   const auto records = run_sweep(study.sweep, gather);  // every job is in the store now: nothing runs
   print_points(records);
-  fmt::print("results store: {}\n", store_path);
-  for (const auto& ps : study.plots) {
+  fmt::print(stderr, "results store: {}\n", store_path);
+  // Plots are named after the sweep: sweeps sharing a folder (results/sweeps/) keep their own.
+  for (PlotSpec ps : study.plots) {
+    ps.file = stem + "-" + ps.file;
     write_plot(ps, records, out_dir, study.title);
-    fmt::print("wrote {}\n", (fs::path(out_dir) / (ps.file + ".png")).string());
+    fmt::print(stderr, "wrote {}\n", (fs::path(out_dir) / (ps.file + ".png")).string());
   }
   return 0;
 }
@@ -108,6 +126,7 @@ Action add_sweep(CLI::App& app) {
   app.add_option("--set", o->sets, "override a base scenario key, KEY=VALUE (repeatable)")->take_all();
   app.add_option("--seed", o->seed, "master seed (repeat r uses seed + r)");
   add_threads_option(app, o->threads);
+  add_memory_option(app);
   app.add_flag("-q,--quiet", o->quiet, "no progress output");
   app.add_flag("--quick", o->quick, "apply the file's [quick] section");
   app.footer("Every key of a sweep file, with its type, default and an example: docs/sweep-files.md");

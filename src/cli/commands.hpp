@@ -1,6 +1,7 @@
 #pragma once
 // Subcommands of the `nnlb` tool. Each registers its options on a CLI11 subcommand and returns
 // the action to run once parsing succeeded.
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@ void set_from_command_line(Scenario& scenario, const std::string& assignment);
 
 // --threads N: worker threads (0, the default: all cores). Results never depend on it.
 void add_threads_option(CLI::App& app, int& threads);
+
+// An integer option in lo..hi; a refusal names both bounds as integers.
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi);
+
+// --max-memory SIZE: the memory a run may take (default: half of the machine's; util/memory.hpp).
+void add_memory_option(CLI::App& app);
 
 Action add_run(CLI::App& app);
 Action add_analyze(CLI::App& app);

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "mpi_world.hpp"
 #include "nnlb/engine/result.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/version.hpp"
 
 int main(int argc, char** argv) {
+  nnlb::cli::handle_interrupts();
   CLI::App app{"nnlb: decentralized nearest-neighbour dynamic load balancing"};
   app.set_version_flag("--version", std::string("nnlb ") + nnlb::version + " (" + nnlb::code_version + ")");
   app.require_subcommand(1);

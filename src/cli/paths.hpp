@@ -1,10 +1,28 @@
 #pragma once
-// Folders that several subcommands look in.
+// Where nnlb finds the shipped studies (scenarios/). In this order, the first folder that exists:
+//   1. $NNLB_SCENARIOS, when set (an error if it is not a folder);
+//   2. the installed copy beside the executable: BINDIR/../share/nnlb/scenarios (/proc/self/exe);
+//   3. the source tree this executable was built from (an nnlb run from its build folder).
+// The current folder is not searched: a local scenarios/ folder never hides nnlb's studies.
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace nnlb::cli {
 
-// Scenario folder: $NNLB_SCENARIOS, else ./scenarios, else the source tree's.
+struct ScenarioPlace {
+  std::filesystem::path dir;
+  std::string origin;  // "$NNLB_SCENARIOS", "installed", "source tree"
+};
+
+// The candidates above, in search order.
+std::vector<ScenarioPlace> scenario_places();
+
+// The first candidate that is a folder; InputError naming every place looked at if none is.
+ScenarioPlace scenarios_place();
 std::filesystem::path scenarios_dir();
+
+// "A ($NNLB_SCENARIOS), B (installed), C (source tree)"
+std::string places_text(const std::vector<ScenarioPlace>& places);
 
 }  // namespace nnlb::cli

@@ -36,6 +36,15 @@ foreach(file ${config_dir}/nnlbConfigVersion.cmake ${config_dir}/nnlbTargets.cma
   endif()
 endforeach()
 
+# The installed nnlb finds the studies installed beside it (share/nnlb/scenarios).
+if(NOT EXISTS "${prefix}/share/nnlb/scenarios/xu1995/fig2.toml")
+  message(FATAL_ERROR "install_consumer: the studies were not installed under ${prefix}/share/nnlb/scenarios")
+endif()
+run("listing the installed studies" ${CMAKE_COMMAND} -E env --unset=NNLB_SCENARIOS "${prefix}/bin/nnlb" reproduce --list)
+if(NOT output MATCHES "studies in ${prefix}/share/nnlb/scenarios \\(installed\\)" OR NOT output MATCHES "xu1995/fig2\n")
+  message(FATAL_ERROR "install_consumer: the installed nnlb did not list its installed studies:\n${output}")
+endif()
+
 set(configure ${CMAKE_COMMAND} -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" -DCMAKE_PREFIX_PATH=${prefix}
     -DCMAKE_BUILD_TYPE=${CONFIG})
 if(GENERATOR)

@@ -23,13 +23,19 @@ bool is_number(std::string_view text) {
   return !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.' || text[0] == '-');
 }
 
+// The grid shape that Xu's optimal parameters need; elsewhere an error that says what to use
+// instead (values the key accepts on any graph).
 const GridShape& grid_of(const Topology& topo, const char* key, std::string_view choice) {
   const bool ok = topo.kind == TopologyKind::mesh || topo.kind == TopologyKind::torus || topo.kind == TopologyKind::line ||
                   topo.kind == TopologyKind::ring || topo.kind == TopologyKind::hypercube || topo.kind == TopologyKind::kary;
-  if (!ok)
+  if (!ok) {
+    const std::string instead = std::string(key) == "alpha"
+                                    ? "use algorithm 'fos' or 'sos' with alpha = optimal, cybenko, boillat or a number in (0, 1)"
+                                    : "use algorithm 'ade', or 'de' with lambda = a number in (0, 1)";
     throw InputError({}, key,
                      "'" + std::string(choice) + "' is defined only on meshes, tori and hypercubes (Xu et al. 1995), not on '" +
-                         topo.spec + "'; use a number or 'optimal'");
+                         topo.spec + "'; " + instead);
+  }
   return topo.shape();
 }
 

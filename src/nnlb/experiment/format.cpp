@@ -19,14 +19,24 @@ std::string cell(const json& v) {
   return v.get<std::string>();
 }
 
+// How the engine ran: step accounting and invocation on sync; the node program, virtual load and
+// balancing period on des.
+std::string engine_text(const json& s) {
+  if (s["engine"] == "des") {
+    const std::string agent = s["agent"] == "rounds" ? "synchronous rounds as messages" : "asynchronous balancer";
+    return fmt::format("des engine, {}{}, balancing every {} s", agent, s["des.virtual_load"] == true ? " with virtual load" : "",
+                       cell(s["des.lb_period"]));
+  }
+  return fmt::format("sync engine, {}-port, {} invocation", s["port"].get<std::string>(), s["invocation"].get<std::string>());
+}
+
 std::string describe(const json& r) {
   const auto& s = r["scenario"];
   std::string params;
   for (const auto& [k, v] : r["parameters"].items()) params += fmt::format(" {}={:.6g}", k, v.get<double>());
-  return fmt::format("{} on {} ({} nodes, {} edges, max degree {}){}; {} load, {} engine, {}-port, {} invocation, seed {}\n",
-                     s["algorithm"].get<std::string>(), r["topology"]["spec"].get<std::string>(), cell(r["topology"]["nodes"]),
-                     cell(r["topology"]["edges"]), cell(r["topology"]["max_degree"]), params, s["load.mode"].get<std::string>(),
-                     s["engine"].get<std::string>(), s["port"].get<std::string>(), s["invocation"].get<std::string>(), cell(r["seed"]));
+  return fmt::format("{} on {} ({} nodes, {} edges, max degree {}){}; {} load, {}, seed {}\n", s["algorithm"].get<std::string>(),
+                     r["topology"]["spec"].get<std::string>(), cell(r["topology"]["nodes"]), cell(r["topology"]["edges"]),
+                     cell(r["topology"]["max_degree"]), params, s["load.mode"].get<std::string>(), engine_text(s), cell(r["seed"]));
 }
 
 const char* summary_fields[] = {"steps_to_balance", "steps", "rounds", "initial_imbalance", "final_imbalance",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <fmt/format.h>
 
 #include "nnlb/util/atomic_file.hpp"
@@ -34,31 +35,40 @@ std::string category_tics(const Chart& chart) {
   return "set xtics rotate by -60 noenhanced (" + tics + ")\n";
 }
 
-// Grouped bars: a data block with one row per category and one column per series (NaN: no bar).
-// Overlaid bars share one box per category; the last series is drawn first, at the back.
+// Grouped bars: a data block with one row per category and, per series, a column of heights (NaN:
+// no bar), or three (height, low, high) when the series carry error bars. Overlaid bars share one
+// box per category; the last series is drawn first, at the back.
 std::string bars_body(const Chart& chart) {
+  const bool ranges = std::any_of(chart.series.begin(), chart.series.end(), [](const ChartSeries& s) { return !s.y_low.empty(); });
+  const std::size_t width = ranges ? 3 : 1, first = chart.overlay ? 3 : 2;  // columns per series; the first series' column
   std::string gp = "set style fill solid 0.8 border -1\n";
   if (!chart.categories.empty()) gp += category_tics(chart);
   if (!chart.logy) gp += "set yrange [0:*]\n";
   gp += chart.overlay ? "set boxwidth 0.8\nset xrange [-0.6:*]\nunset grid\nset grid ytics\n"
-                      : "set style data histograms\nset style histogram clustered gap 1\nset boxwidth 0.9\n";
+                      : std::string("set style data histograms\nset style histogram ") + (ranges ? "errorbars lw 1" : "clustered") +
+                            " gap 1\nset boxwidth 0.9\n";
   gp += "$bars << EOD\n";
+  const auto value = [](const std::vector<double>& v, std::size_t c) {
+    const double y = c < v.size() ? v[c] : std::numeric_limits<double>::quiet_NaN();
+    return std::isnan(y) ? std::string(" NaN") : fmt::format(" {:.17g}", y);
+  };
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
     gp += fmt::format("{}", c);
     if (chart.overlay) gp += fmt::format(" {:.17g}", c < chart.positions.size() ? chart.positions[c] : static_cast<double>(c));
     for (const auto& s : chart.series) {
-      const double y = c < s.y.size() ? s.y[c] : 0.0;
-      gp += std::isnan(y) ? std::string(" NaN") : fmt::format(" {:.17g}", y);
+      gp += value(s.y, c);
+      if (ranges) gp += value(s.y_low.empty() ? s.y : s.y_low, c) + value(s.y_high.empty() ? s.y : s.y_high, c);
     }
     gp += "\n";
   }
   gp += "EOD\nplot ";
   const std::size_t n = chart.series.size();
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t k = chart.overlay ? n - 1 - i : i;
-    const std::string columns = chart.overlay ? fmt::format("2:{}", k + 3) : std::to_string(k + 2);
+    const std::size_t k = chart.overlay ? n - 1 - i : i, y = first + k * width;
+    const std::string columns = chart.overlay ? fmt::format("2:{}", y) : ranges ? fmt::format("{}:{}:{}", y, y + 1, y + 2) : std::to_string(y);
     gp += fmt::format("{}$bars using {}{} lc {} title {}", i ? ", " : "", columns, chart.overlay ? " with boxes" : "", k + 1,
                       quoted(chart.series[k].label));
+    if (chart.overlay && ranges) gp += fmt::format(", $bars using 2:{}:{}:{} with yerrorbars lc {} pt 0 notitle", y, y + 1, y + 2, k + 1);
   }
   return gp + (chart.series.empty() ? "NaN notitle\n" : "\n");
 }
@@ -128,7 +138,15 @@ std::string first_error(const std::string& output) {
 
 }  // namespace
 
+void check_image_name(const std::string& image, const std::string& option) {
+  const std::string ext = std::filesystem::path(image).extension().string();
+  if (ext != ".png" && ext != ".svg")
+    throw InputError(option, {}, "'" + image + "': the image format follows the extension, .png or .svg" +
+                                     (ext.empty() ? std::string() : ", not " + ext));
+}
+
 void render_chart(const Chart& chart, const std::string& image) {
+  check_image_name(image, "chart");
   if (std::any_of(image.begin(), image.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
     throw InputError(image, {}, "image file names may not hold control characters");
   const std::filesystem::path img(image);

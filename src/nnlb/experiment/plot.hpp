@@ -33,9 +33,13 @@ struct Chart {
   double z_max = 0;                           // heatmap: top of the colour scale (0: the data's maximum)
 };
 
+// Refuses (InputError naming `option`) an image name whose extension is not .png or .svg.
+void check_image_name(const std::string& image, const std::string& option);
+
 // The gnuplot script for `chart` writing to `image` (terminal chosen by the extension).
 std::string gnuplot_script(const Chart& chart, const std::string& image);
-// Writes image and IMAGE-without-extension.gp; throws InputError if gnuplot is missing or fails.
+// Writes image (PNG or SVG by its extension) and IMAGE-without-extension.gp; throws InputError if
+// the extension is another, or gnuplot is missing or fails.
 void render_chart(const Chart& chart, const std::string& image);
 
 }  // namespace nnlb

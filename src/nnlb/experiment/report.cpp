@@ -305,7 +305,7 @@ struct StudyPage {
 // Settings shared by all pages.
 struct Context {
   std::string results_dir, out_dir;  // as given, for the commands shown
-  fs::path docs_dir;                 // the source tree's docs/reproductions
+  fs::path docs_dir;                 // docs/reproductions beside the scenarios folder (sources or share/nnlb)
 };
 
 std::size_t run_count(const Study& s) { return sweep_points(s.sweep).size() * s.sweep.repeat; }
@@ -348,7 +348,7 @@ std::string document(const std::string& title, const std::string& body) {
 
 std::string docs_note(const std::string& paper, const Context& ctx) {
   if (!fs::is_regular_file(ctx.docs_dir / (paper + ".md"))) return "";
-  return "<p class=\"note\">Discussion: <code>docs/reproductions/" + html(paper) + ".md</code> in the nnlb sources.</p>\n";
+  return "<p class=\"note\">Discussion: <code>docs/reproductions/" + html(paper) + ".md</code> in the nnlb sources (installed: <code>share/nnlb/docs/reproductions/</code>).</p>\n";
 }
 
 std::string runs_text(std::size_t n) { return fmt::format("{} run{}", n, n == 1 ? "" : "s"); }
@@ -362,14 +362,16 @@ std::string runs_note(const StudyPage& p) {
 
 // The commands that make the results, the charts and this report again.
 std::string commands(const StudyPage& p, const Context& ctx) {
+  const std::string results_default = p.quick() ? quick_results_dir : default_results_dir;
+  const std::string report_default = p.quick() ? quick_report_dir : default_report_dir;
   std::string cmd = "nnlb reproduce " + shell_word(p.study.name) + (p.quick() ? " --quick" : "");
-  if (normal_dir(ctx.results_dir) != default_results_dir) cmd += " --out-dir " + shell_word(ctx.results_dir);
+  if (normal_dir(ctx.results_dir) != results_default) cmd += " --out-dir " + shell_word(ctx.results_dir);
   cmd += "\n";
   for (const auto& ps : p.study.plots)
     cmd += "gnuplot " + shell_word((fs::path(ctx.results_dir) / p.study.name / (ps.file + ".gp")).generic_string()) + "\n";
-  cmd += "nnlb report";
-  if (normal_dir(ctx.results_dir) != default_results_dir) cmd += " --results " + shell_word(ctx.results_dir);
-  if (normal_dir(ctx.out_dir) != default_report_dir) cmd += " --out " + shell_word(ctx.out_dir);
+  cmd += std::string("nnlb report") + (p.quick() ? " --quick" : "");
+  if (normal_dir(ctx.results_dir) != results_default) cmd += " --results " + shell_word(ctx.results_dir);
+  if (normal_dir(ctx.out_dir) != report_default) cmd += " --out " + shell_word(ctx.out_dir);
   return "<p class=\"note\">Run from the folder the results were made in; <code>nnlb reproduce</code> "
          "also redraws the charts, <code>gnuplot</code> redraws one from its script.</p>\n<pre><code>" +
          html(cmd) + "</code></pre>\n";
@@ -431,11 +433,22 @@ std::string study_page(const StudyPage& p, const Context& ctx, const fs::path& a
   return document(p.study.title, body);
 }
 
+// Says whether the report shows full runs, reduced (--quick) ones, or both.
+std::string kind_note(const std::vector<StudyPage>& pages) {
+  const auto quick = static_cast<std::size_t>(std::count_if(pages.begin(), pages.end(), [](const StudyPage& p) { return p.quick(); }));
+  if (quick == 0) return "<p class=\"meta\">Full runs of every study.</p>\n";
+  if (quick == pages.size())
+    return "<p class=\"meta\"><strong>Reduced runs</strong> (<code>nnlb reproduce NAME --quick</code>): smaller sizes and fewer "
+           "repeats than the papers; the full runs are kept apart.</p>\n";
+  return fmt::format("<p class=\"meta\">{} of these {} studies are reduced (<code>--quick</code>) runs, marked below.</p>\n", quick,
+                     pages.size());
+}
+
 std::string index_page(const std::vector<StudyPage>& pages, const Context& ctx) {
   std::string body = "<h1>nnlb reproductions</h1>\n<p class=\"meta\">" + std::to_string(pages.size()) +
                      " studies, from the results in <code>" + html(ctx.results_dir) +
                      "</code>. Each page sets the paper's claim beside our measurement, with the charts and the "
-                     "commands that make them again.</p>\n";
+                     "commands that make them again.</p>\n" + kind_note(pages);
   std::string paper;
   for (const auto& p : pages) {
     if (p.paper() != paper) {

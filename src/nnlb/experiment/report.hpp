@@ -11,6 +11,9 @@ namespace nnlb {
 // Where `nnlb reproduce` and `nnlb report` write unless told otherwise.
 inline constexpr const char* default_results_dir = "results/reproductions";
 inline constexpr const char* default_report_dir = "results/report";
+// The same for --quick runs, kept apart so that they never replace a full run's results.
+inline constexpr const char* quick_results_dir = "results/reproductions-quick";
+inline constexpr const char* quick_report_dir = "results/report-quick";
 
 // For every folder RESULTS/NAME that has a study file SCENARIOS/NAME.toml (NAME like
 // "xu1995/fig2"), writes OUT/NAME.html with copies of its charts and CSV files in OUT/NAME/, then

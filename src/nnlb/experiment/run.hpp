@@ -30,9 +30,17 @@ struct PreparedRun {
   Platform platform;
 };
 
+// What a prepared run's memory is for: a run holds the engine's arrays, an analysis the
+// spectrum solver's; `side_by_side` runs share the memory limit (a sweep's threads).
+struct MemoryUse {
+  bool analysis = false;
+  unsigned side_by_side = 1;
+};
+
 // Builds the topology, initial load, policy and platform of `scenario` for `seed`; errors name
-// the scenario's source and key.
-PreparedRun prepare_run(const Scenario& scenario, std::uint64_t seed);
+// the scenario's source and key. Before building anything, the memory the run needs is estimated
+// from the keys and refused, with the estimate, when over the limit (util/memory.hpp).
+PreparedRun prepare_run(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {});
 
 struct RunRecord {
   nlohmann::json scenario;    // every key as run
@@ -43,7 +51,7 @@ struct RunRecord {
 };
 
 // Throws InputError for bad keys or combinations.
-RunRecord run_scenario(const Scenario& scenario, std::uint64_t seed);
+RunRecord run_scenario(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {});
 
 nlohmann::json to_json(const RunRecord& record);
 nlohmann::json summary_json(const RunSummary& summary);

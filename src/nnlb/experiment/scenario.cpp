@@ -128,8 +128,10 @@ std::string number_text(double v) {
   return std::string(buf, end);
 }
 
+void flatten(const toml::table& table, const std::string& prefix, json& out, const std::string& source);
+
 // A TOML value as JSON: scalars and (nested) arrays of them; arrays of arrays are the rows of
-// zipped sweep axes.
+// zipped sweep axes, tables in arrays (flattened to dotted keys) the entries of [sweep] exclude.
 json value_of(const toml::node& node, const std::string& key, const std::string& source) {
   if (const auto* s = node.as_string()) return s->get();
   if (const auto* i = node.as_integer()) return i->get();
@@ -138,8 +140,13 @@ json value_of(const toml::node& node, const std::string& key, const std::string&
   if (const auto* a = node.as_array()) {
     json arr = json::array();
     for (const auto& el : *a) {
-      if (el.is_table()) throw InputError(source, key, "arrays may hold only strings, numbers, booleans and arrays");
-      arr.push_back(value_of(el, key, source));
+      if (const auto* t = el.as_table()) {
+        json entry = json::object();
+        flatten(*t, "", entry, source);
+        arr.push_back(std::move(entry));
+      } else {
+        arr.push_back(value_of(el, key, source));
+      }
     }
     return arr;
   }

@@ -55,10 +55,15 @@ void warn_other_versions(const std::vector<json>& records, const std::string& pa
 }  // namespace
 
 ResultStore::ResultStore(std::string path, const std::function<void(const std::string&)>& warn) : path_(std::move(path)) {
+  // A later record of a run replaces an earlier one (a sweep reruns a run whose record lacks the
+  // series its plots need).
+  std::map<std::string, std::size_t> index;
   for (auto& r : read_store(path_, warn)) {
-    if (!keys_.insert(r["key"].get<std::string>()).second) continue;  // a duplicate is never used twice
-    records_.push_back(std::move(r));
+    const auto [at, added] = index.emplace(r["key"].get<std::string>(), records_.size());
+    if (added) records_.push_back(std::move(r));
+    else records_[at->second] = std::move(r);
   }
+  for (const auto& [key, at] : index) keys_.insert(key);
   warn_other_versions(records_, path_, warn);
   // An existing store is opened now; a new one is created by the first record, so a sweep that
   // fails before any run leaves no file behind.

@@ -18,7 +18,7 @@ namespace nnlb {
 class ResultStore {
  public:
   // Opens the store at `path` and reads what it holds (a missing store is created by the first
-  // append). Corrupt lines are skipped; each is reported as "PATH:LINE: ..." through `warn`, and
+  // append); of several records of one key, the last is kept. Corrupt lines are skipped; each is reported as "PATH:LINE: ..." through `warn`, and
   // records made by another code version (their `code_version`) in one warning.
   ResultStore(std::string path, const std::function<void(const std::string&)>& warn);
   ~ResultStore();

@@ -96,6 +96,40 @@ void check_run_count(const SweepSpec& sweep, const std::string& path) {
     throw InputError(path, "sweep", fmt::format("{:.3g} runs (points x repeat), more than the {} a sweep may hold", runs, max_runs));
 }
 
+// [sweep] exclude: a list of tables of swept keys and one of their swept values each.
+std::vector<SweepExclusion> exclusions(const json& list, const SweepSpec& sweep, const std::string& path) {
+  const std::string key = "sweep.exclude";
+  if (!list.is_array()) wrong_type(list, path, key, "a list of tables such as {algorithm = \"ode\", topology = \"line:16\"}");
+  // The values each swept key takes, as the scenario holds them.
+  std::map<std::string, std::vector<json>> swept;
+  for (const auto& axis : sweep.axes) {
+    const auto keys = axis_keys(axis.key);
+    for (const auto& value : axis.values) {
+      Scenario probe = sweep.base;
+      apply_axis(probe, axis.key, value, path + " [sweep]");
+      for (const auto& k : keys) swept[k].push_back(probe.get(k));
+    }
+  }
+  std::vector<SweepExclusion> out;
+  for (const auto& entry : list) {
+    if (!entry.is_object() || entry.empty())
+      wrong_type(entry, path, key, "a table of swept keys and values, such as {algorithm = \"ode\", topology = \"line:16\"}");
+    SweepExclusion e;
+    for (const auto& [k, v] : entry.items()) {
+      if (!swept.count(k)) throw InputError(path, key, "'" + k + "' is not a swept key");
+      Scenario probe = sweep.base;
+      probe.set(k, v, path + " [sweep] exclude");
+      const json value = probe.get(k);
+      const auto& values = swept[k];
+      if (std::find(values.begin(), values.end(), value) == values.end())
+        throw InputError(path, key, k + " = " + v.dump() + " is not one of the values swept");
+      e.emplace_back(k, value);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 // One [plot.NAME] table.
 PlotSpec plot_spec(const std::string& id, const json& table, const std::string& path) {
   PlotSpec ps;
@@ -208,6 +242,7 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
   st.sweep.base.set_base_dir(dir.string());
   for (const auto& [k, v] : base.items()) st.sweep.base.set(k, v, path + " [base]");
   for (const auto& [k, v] : sweep.items()) {
+    if (k == "exclude") continue;
     if (!v.is_array() || v.empty()) throw InputError(path, "sweep." + k, "expected a non-empty list of values");
     for (const auto& value : v) {
       Scenario probe = st.sweep.base;  // type check now, before anything runs
@@ -216,6 +251,10 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
     st.sweep.axes.push_back({k, std::vector<json>(v.begin(), v.end())});
   }
   check_run_count(st.sweep, path);
+  if (sweep.contains("exclude")) {
+    st.sweep.exclude = exclusions(sweep["exclude"], st.sweep, path);
+    if (sweep_points(st.sweep).empty()) throw InputError(path, "sweep.exclude", "leaves no point to run");
+  }
   for (const auto& [id, p] : plots) {
     st.plots.push_back(plot_spec(id, p, path));
     if (st.plots.back().kind == "series") st.sweep.keep_series = true;
@@ -240,7 +279,7 @@ Samples collect(const PlotSpec& ps, const std::vector<json>& records) {
     auto& by_x = out.data[label];
     ++out.runs[label];
     if (ps.kind == "series") {
-      if (!r.contains("series")) throw InputError(ps.file, {}, "records hold no series (the sweep dropped them)");
+      if (!r.contains("series")) throw InputError(ps.file, {}, "records hold no series (a sweep drops them unless [study] keep_series = true)");
       const auto& s = r["series"];
       if (!s.contains(ps.x) || !s.contains(ps.y[0])) throw InputError(ps.file, {}, "series has no column '" + ps.x + "' or '" + ps.y[0] + "'");
       for (std::size_t i = 0; i < s[ps.x].size(); ++i) {
@@ -347,18 +386,26 @@ json bars_plot(const PlotSpec& ps, const std::vector<json>& records, Chart& char
   }
   chart.categories = clusters;
   chart.overlay = ps.overlay;
-  csv = "cluster,bar,mean,samples,missing\n";
+  // A bar over several repeats carries its range (min to max) as an error bar.
+  const bool ranges = std::any_of(samples.begin(), samples.end(), [](const auto& s) { return s.second.size() > 1; });
+  csv = "cluster,bar,mean,min,max,samples,missing\n";
   json rows = json::array();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const auto& bar : bars) {
     ChartSeries cs;
     cs.label = bar;
     for (const auto& cluster : clusters) {
       const auto& v = samples[{cluster, bar}];
       const std::size_t absent = missing[{cluster, bar}];
-      const double mean = v.empty() ? std::numeric_limits<double>::quiet_NaN() : mean_of(v);
+      const double mean = v.empty() ? nan : mean_of(v);
+      const double lo = v.empty() ? nan : *std::min_element(v.begin(), v.end()), hi = v.empty() ? nan : *std::max_element(v.begin(), v.end());
       cs.y.push_back(mean);
-      csv += fmt::format("{},{},{},{},{}\n", csv_text(cluster), csv_text(bar), v.empty() ? "" : fmt::format("{:.10g}", mean), v.size(), absent);
-      rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", v.empty() ? json(nullptr) : json(mean)}, {"samples", v.size()}, {"missing", absent}});
+      if (ranges) cs.y_low.push_back(lo), cs.y_high.push_back(hi);
+      const auto number = [&](double x) { return v.empty() ? std::string() : fmt::format("{:.10g}", x); };
+      csv += fmt::format("{},{},{},{},{},{},{}\n", csv_text(cluster), csv_text(bar), number(mean), number(lo), number(hi), v.size(), absent);
+      rows.push_back({{"cluster", cluster}, {"bar", bar}, {"mean", v.empty() ? json(nullptr) : json(mean)},
+                      {"min", v.empty() ? json(nullptr) : json(lo)}, {"max", v.empty() ? json(nullptr) : json(hi)},
+                      {"samples", v.size()}, {"missing", absent}});
     }
     chart.series.push_back(std::move(cs));
   }

@@ -1,11 +1,15 @@
 #include "nnlb/experiment/sweep.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <exception>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/util/error.hpp"
@@ -28,16 +32,29 @@ std::vector<std::vector<std::pair<std::string, json>>> sweep_points(const SweepS
       }
     points = std::move(next);
   }
+  if (spec.exclude.empty()) return points;
+  std::erase_if(points, [&](const auto& point) {
+    Scenario s = spec.base;
+    for (const auto& [k, v] : point) apply_axis(s, k, v, spec.base.source() + " [sweep]");
+    return std::any_of(spec.exclude.begin(), spec.exclude.end(), [&](const SweepExclusion& entry) {
+      return std::all_of(entry.begin(), entry.end(), [&](const auto& kv) { return s.get(kv.first) == kv.second; });
+    });
+  });
   return points;
 }
 
-void apply_axis(Scenario& scenario, const std::string& key, const json& value, const std::string& source) {
-  if (key.find('+') == std::string::npos) return scenario.set(key, value, source);
+std::vector<std::string> axis_keys(const std::string& key) {
   std::vector<std::string> keys;
   for (std::size_t start = 0, plus; start <= key.size(); start = plus + 1) {
     plus = std::min(key.find('+', start), key.size());
     keys.push_back(key.substr(start, plus - start));
   }
+  return keys;
+}
+
+void apply_axis(Scenario& scenario, const std::string& key, const json& value, const std::string& source) {
+  if (key.find('+') == std::string::npos) return scenario.set(key, value, source);
+  const std::vector<std::string> keys = axis_keys(key);
   if (!value.is_array() || value.size() != keys.size())
     throw InputError(source, key, "each value of a zipped axis is a list of " + std::to_string(keys.size()) + " values, got " + value.dump());
   for (std::size_t k = 0; k < keys.size(); ++k) scenario.set(keys[k], value[k], source);
@@ -69,6 +86,8 @@ std::string point_text(const Point& point) {
   return text;
 }
 
+unsigned worker_count(int threads) { return threads > 0 ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency()); }
+
 // Calls job(i) for i in 0 .. count-1 on `threads` threads (0: all cores), each running one job
 // at a time single-threaded. The first job that throws stops the others from starting new jobs;
 // its exception is rethrown once all threads are done.
@@ -92,7 +111,7 @@ void for_each_job(std::size_t count, int threads, const std::function<void(std::
       }
     }
   };
-  const unsigned n = threads > 0 ? static_cast<unsigned>(threads) : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned n = worker_count(threads);
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<std::size_t>(n, count); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
@@ -102,14 +121,14 @@ void for_each_job(std::size_t count, int threads, const std::function<void(std::
 // Builds what each point that still has runs to do is made of (topology, load, policy), so that
 // a bad point stops the sweep before any run, whichever process or thread would run it.
 void check_points(const std::vector<Scenario>& scenarios, const std::vector<Point>& points, const std::vector<bool>& pending,
-                  std::uint64_t seed, int threads) {
+                  std::uint64_t seed, int threads, const MemoryUse& use) {
   std::vector<std::size_t> todo;
   for (std::size_t p = 0; p < points.size(); ++p)
     if (pending[p]) todo.push_back(p);
   for_each_job(todo.size(), threads, [&](std::size_t t) {
     const std::size_t p = todo[t];
     try {
-      prepare_run(scenarios[p], seed);
+      prepare_run(scenarios[p], seed, use);
     } catch (const InputError& e) {
       if (points[p].empty()) throw;
       throw InputError(e.source(), e.key(), std::string(e.what()) + " (sweep point " + point_text(points[p]) + ")");
@@ -142,9 +161,15 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
     for (const auto& [k, v] : p) apply_axis(s, k, v, spec.base.source() + " [sweep]");
     scenarios.push_back(std::move(s));
   }
+  // Stored records serve unless they lack the series the sweep keeps (a series plot added after
+  // the first run): those runs are done again.
   std::map<std::string, const json*> stored;
+  std::set<std::string> seriesless;
   if (how.store)
-    for (const auto& r : how.store->records()) stored[r["key"].get<std::string>()] = &r;
+    for (const auto& r : how.store->records()) {
+      if (spec.keep_series && !r.contains("series")) seriesless.insert(r["key"].get<std::string>());
+      else stored[r["key"].get<std::string>()] = &r;
+    }
   // Every job's key; the points with a job the store lacks (whichever process runs it) are checked.
   const std::size_t job_count = points.size() * spec.repeat;
   std::vector<std::string> keys(job_count);
@@ -156,7 +181,16 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
       if (!stored.count(keys[p * spec.repeat + r])) pending[p] = true;
     }
   }
-  check_points(scenarios, points, pending, spec.master_seed, how.threads);
+  if (const auto again = static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [&](const auto& k) { return seriesless.count(k) > 0; }));
+      again && how.note)
+    how.note(fmt::format("{} stored run{} of this sweep lack{} the series it keeps (keep_series, or a series plot): running {} again", again,
+                         again == 1 ? "" : "s", again == 1 ? "s" : "", again == 1 ? "it" : "them"));
+  // Runs side by side share the memory limit: at most one per thread, and one per pending job.
+  const std::size_t pending_jobs = job_count - static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [&](const std::string& k) {
+                                     return stored.count(k) > 0;
+                                   }));
+  const MemoryUse use{.side_by_side = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(worker_count(how.threads), pending_jobs)))};
+  check_points(scenarios, points, pending, spec.master_seed, how.threads, use);
   // This process's jobs, and which of them the store already holds.
   std::vector<std::size_t> jobs;
   for (std::size_t j = 0; j < job_count; ++j)
@@ -173,7 +207,7 @@ std::vector<json> run_sweep(const SweepSpec& spec, const SweepRun& how) {
   if (how.progress) how.progress(done, total);
   for_each_job(todo.size(), how.threads, [&](std::size_t t) {
     const std::size_t k = todo[t], p = jobs[k] / spec.repeat, r = jobs[k] % spec.repeat;
-    json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r));
+    json rec = to_json(run_scenario(scenarios[p], spec.master_seed + r, use));
     if (!spec.keep_series) rec.erase("series");
     rec["key"] = keys[jobs[k]];
     rec["code_version"] = code_version;

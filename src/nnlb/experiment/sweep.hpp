@@ -24,20 +24,28 @@ struct SweepAxis {
 
 // Sets one axis value on a scenario (several keys for a zipped axis); InputError if malformed.
 void apply_axis(Scenario& scenario, const std::string& key, const nlohmann::json& value, const std::string& source);
+// The scenario keys an axis sets: "algorithm+leveling" -> {"algorithm", "leveling"}.
+std::vector<std::string> axis_keys(const std::string& key);
 
 // Bounds of a sweep: repeats per point, and runs in all (points x repeat).
 inline constexpr std::uint64_t max_repeat = 100'000;
 inline constexpr std::uint64_t max_runs = 1'000'000;
 
+// Combinations left out of a sweep: a point is left out when it has every key = value of an
+// entry ([sweep] exclude = [{algorithm = "ode", topology = "line:16"}]). Values as the scenario
+// holds them (Scenario::get).
+using SweepExclusion = std::vector<std::pair<std::string, nlohmann::json>>;
+
 struct SweepSpec {
   Scenario base;
   std::vector<SweepAxis> axes;
+  std::vector<SweepExclusion> exclude;
   std::uint64_t repeat = 1;
   std::uint64_t master_seed = 1;
   bool keep_series = false;  // keep every run's series (else dropped to save memory)
 };
 
-// Point p's key values, in axis order; the last axis varies fastest.
+// Point p's key values, in axis order; the last axis varies fastest. Excluded points are left out.
 std::vector<std::vector<std::pair<std::string, nlohmann::json>>> sweep_points(const SweepSpec& spec);
 
 // Reports progress: runs finished so far (including those found in the store) and the total.
@@ -53,9 +61,12 @@ struct SweepRun {
   ResultStore* store = nullptr;   // finished runs are taken from it and new ones appended to it
   int rank = 0, ranks = 1;        // with several processes (MPI), this one runs jobs j % ranks == rank
   SweepProgress progress;
+  std::function<void(const std::string&)> note;  // says what the sweep does beyond the plan (reruns)
 };
 
 // Runs every point and repeat; each record gets "key", "point" ({key: value}) and "repeat".
+// A stored record is reused unless it lacks what the sweep keeps (its series, with keep_series):
+// then the run is done again and its new record appended.
 // Before anything runs, every point with a run still to do (by any process) is built as a run
 // would build it (keys, topology, load, policy), so a bad point stops the sweep with nothing
 // written; the first run that fails stops the sweep and its error is rethrown. Returns the records of this process's

@@ -31,9 +31,34 @@ struct Topology {
   const GridShape& shape() const { return grid.front(); }
 };
 
-// Parses a spec such as "torus:16x16" or "random-regular:1000,4" and builds the topology.
-// `seed` drives the random generators; `base_dir` resolves relative file paths.
-// Throws InputError naming the problem; refuses disconnected graphs.
+// A parsed spec such as "torus:16x16" or "random-regular:1000,4": what to build, not yet built.
+struct TopologySpec {
+  std::string text;
+  TopologyKind kind = TopologyKind::file;
+  GridShape shape;           // grid kinds
+  NodeId nodes = 0;          // complete, star, random-regular, erdos-renyi, p2p
+  std::uint32_t degree = 0;  // random-regular
+  double p = 0;              // erdos-renyi
+  std::string path;          // file, resolved against base_dir
+};
+
+// Parses a spec; `base_dir` resolves relative file paths. Throws InputError naming the problem.
+TopologySpec parse_topology(std::string_view spec, const std::string& base_dir = {});
+
+// Nodes and edges of the graph a spec describes, known before building it (exact for the
+// regular generators, expected for erdos-renyi, a bound from the file's size for files).
+struct TopologySize {
+  double nodes = 0, edges = 0;
+  double slots() const { return 2 * edges; }
+  // Peak bytes of building the graph: the edge list beside the CSR arrays.
+  double build_bytes() const { return 16 * nodes + 32 * edges; }
+};
+TopologySize topology_size(const TopologySpec& spec);
+
+// Builds the topology; `seed` drives the random generators. Refuses disconnected graphs.
+Topology build_topology(const TopologySpec& spec, std::uint64_t seed);
+
+// parse_topology, then build_topology.
 Topology make_topology(std::string_view spec, std::uint64_t seed, const std::string& base_dir = {});
 
 // Grid with the given shape (mesh when !periodic, torus otherwise).

@@ -251,6 +251,11 @@ Gamma power_sweep_gamma(const Graph& g, const EdgeColoring& coloring, double lam
 
 }  // namespace
 
+double spectrum_memory_bytes(double nodes, double slots) {
+  if (nodes <= dense_spectrum_limit) return 4 * nodes * nodes * sizeof(double);
+  return 6 * nodes * sizeof(double) + slots * sizeof(double);
+}
+
 LaplacianExtremes laplacian_extremes(const Graph& g) { return laplacian_extremes(g, SpectrumMethod::automatic); }
 
 LaplacianExtremes laplacian_extremes(const Graph& g, SpectrumMethod method) {

@@ -51,6 +51,10 @@ inline constexpr double power_tolerance = 1e-4;
 inline constexpr std::uint32_t power_max_sweeps = 1u << 16;
 inline constexpr std::uint64_t power_max_work = std::uint64_t{1} << 32;  // sweeps x colours x num_nodes
 
+// Bytes a solve on a graph of this size holds: the dense matrices and their solver's workspace,
+// or the iterative methods' vectors (per node) and weights or partners (per slot).
+double spectrum_memory_bytes(double nodes, double slots);
+
 // `automatic` picks dense up to dense_spectrum_limit nodes and iterative above.
 enum class SpectrumMethod { automatic, dense, iterative };
 
