@@ -41,14 +41,14 @@ struct BuiltPolicy {
 };
 
 struct PolicyEntry {
-  std::string name;
-  std::vector<std::string> aliases;
-  std::string summary;
-  std::vector<std::string> reads;  // names of the keys it reads (declared in `keys` of some entry)
-  std::vector<std::string> fixes;  // keys it fixes itself (e.g. ade fixes lambda): setting one is an error
-  std::vector<PolicyKey> keys;     // keys it declares, with type, default and doc
-  std::vector<std::string> help;   // lines for `nnlb list`
-  std::function<BuiltPolicy(const PolicySpec&, const Topology&)> build;
+  std::string name{};
+  std::vector<std::string> aliases{};
+  std::string summary{};
+  std::vector<std::string> reads{};  // names of the keys it reads (declared in `keys` of some entry)
+  std::vector<std::string> fixes{};  // keys it fixes itself (e.g. ade fixes lambda): setting one is an error
+  std::vector<PolicyKey> keys{};     // keys it declares, with type, default and doc
+  std::vector<std::string> help{};   // lines for `nnlb list`
+  std::function<BuiltPolicy(const PolicySpec&, const Topology&)> build{};
 };
 
 class PolicyCatalog {
