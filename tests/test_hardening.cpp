@@ -208,6 +208,34 @@ TEST(BadInput, IllTypedSweepFileValuesAreOneLineExitTwo) {
   fs::remove_all(dir);
 }
 
+// Found by tests/fuzz/fuzz.py (docs/fuzzing.md).
+TEST(Fuzzed, APlotWithNothingToDrawIsOneLineAndLeavesNoChart) {
+  const fs::path dir = fresh_dir("nothing-to-draw");
+  std::ofstream(dir / "s.toml") << "[base]\ntopology = \"line:8\"\nstop.steps = 20\n[sweep]\nalgorithm = [\"fos\", \"ade\"]\n"
+                                   "[plot.steps]\nkind = \"bars\"\nx = \"scenario.algorithm\"\ny = [\"summary.stepz\"]\n";
+  const auto o = nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl", "--out-dir", "."});
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find("nnlb: plot 's-steps': key 'y': nothing to draw: 2 records match, none with a number at summary.stepz"), std::string::npos)
+      << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 2) << o.err;  // the store's note, then the error
+  EXPECT_TRUE(fs::exists(dir / "s.jsonl"));                            // the runs are kept: rerun after fixing the plot
+  for (const char* ext : {".csv", ".png", ".gp"}) EXPECT_FALSE(fs::exists(dir / (std::string("s-steps") + ext))) << ext;
+  fs::remove_all(dir);
+}
+
+TEST(Fuzzed, AWorkloadThatDrainsTheLoadStaysConserved) {
+  // Consumption drains the total towards 0; the conservation tolerance is relative to the largest
+  // load the run has held, not to the shrinking total (SOS on a hypercube ended "not conserved").
+  const fs::path dir = fresh_dir("drain");
+  std::ofstream(dir / "d.toml") << "topology = \"hypercube:5\"\nalgorithm = \"sos\"\ninvocation = \"threshold\"\n"
+                                   "threshold.low = 10\nthreshold.high = 50\nworkload.kind = \"dynamic\"\n"
+                                   "workload.generation_mean = 0\nworkload.generation_variance = 1\nworkload.consumption = 2\n"
+                                   "stop.steps = 1000\n";
+  const auto o = nnlb_in(dir, {"run", "d.toml", "--out", "r.json"});
+  EXPECT_EQ(o.status, 0) << o.err;
+  fs::remove_all(dir);
+}
+
 TEST(BadInput, ABadLaterPointRunsNothing) {
   const fs::path dir = fresh_dir("later-point");
   std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 5\n[sweep]\ntopology = [\"mesh:4x4\", \"mesh:6x6\", \"star:5\"]\n"

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "nnlb/experiment/plot.hpp"
 #include "nnlb/experiment/store.hpp"
@@ -453,6 +454,20 @@ bool matches(const json& record, const std::vector<std::string>& where) {
   return true;
 }
 
+namespace {
+
+// Whether gnuplot has a point to draw: a number, positive on a log axis (bars have no x values).
+bool drawable(const Chart& c) {
+  if (c.kind == Chart::Kind::heatmap) return !c.matrix.empty() && !c.matrix.front().empty();
+  const auto fits = [](double v, bool log) { return std::isfinite(v) && (!log || v > 0); };
+  for (const ChartSeries& s : c.series)
+    for (std::size_t k = 0; k < s.y.size(); ++k)
+      if (fits(s.y[k], c.logy) && (k >= s.x.size() || fits(s.x[k], c.logx))) return true;
+  return false;
+}
+
+}  // namespace
+
 json write_plot(const PlotSpec& ps, const std::vector<json>& all_records, const std::string& out_dir, const std::string& default_title,
                 const std::string& image_ext) {
   std::vector<json> records;
@@ -475,9 +490,14 @@ json write_plot(const PlotSpec& ps, const std::vector<json>& all_records, const 
   } else {
     table = xy_plot(ps, records, chart, csv);
   }
+  if (!drawable(chart))
+    throw InputError("plot '" + ps.file + "'", "y",
+                     fmt::format("nothing to draw: {} records match, none with a number{} at {}{}", records.size(),
+                                 chart.logx || chart.logy ? " (positive on a log axis)" : "", fmt::join(ps.y, ", "),
+                                 ps.kind == "series" || ps.kind == "heatmap" ? " (or the series the plot needs)" : ""));
   const std::string base = (std::filesystem::path(out_dir) / ps.file).string();
-  write_file_atomic(base + ".csv", csv);
   render_chart(chart, base + image_ext);
+  write_file_atomic(base + ".csv", csv);
   return table;
 }
 

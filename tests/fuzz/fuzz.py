@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Mutation fuzzing of nnlb's inputs through the real command line (docs/fuzzing.md).
+
+Each case is a mutated seed file of one input kind, given to the `nnlb` binary with a time and
+an address-space limit. A case fails when nnlb
+  - ends by a signal (a crash) or with a status other than 0 and 2,
+  - exits 2 without exactly one error line ("nnlb: ...", the last line; notes such as the
+    results store's name may come before it),
+  - exits 2 and leaves an output file behind (a sweep may keep its store: the runs it finished),
+  - is still running at the time limit (a hang, or a run that does not bound itself).
+Failing cases are saved with what went wrong; the run ends with a summary line and status 1 if
+any case failed. Python 3 standard library only.
+"""
+import argparse
+import os
+import random
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# How each kind reaches nnlb: the case file's suffix and the command (CASE and OUT are filled in).
+KINDS = {
+    "scenario": (".toml", ["run", "{CASE}", "--out", "{OUT}/r.json", "--max-memory", "1G", "--threads", "1"]),
+    "sweep": (".toml", ["sweep", "{CASE}", "--store", "{OUT}/s.jsonl", "--out-dir", "{OUT}", "-q", "--max-memory", "1G",
+                        "--threads", "1"]),
+    "graph-edges": (".edges", ["run", "--set", "topology=file:{CASE}", "--set", "stop.steps=20", "--out", "{OUT}/r.json"]),
+    "graph-metis": (".graph", ["run", "--set", "topology=file:{CASE}", "--set", "stop.steps=20", "--out", "{OUT}/r.json"]),
+    "load": (".txt", ["run", "--set", "topology=ring:8", "--set", "load.init=file:{CASE}", "--set", "stop.steps=20",
+                      "--out", "{OUT}/r.json"]),
+    "plot": (".jsonl", ["plot", "{CASE}", "--kind", "series", "--x", "steps", "--y", "imbalance", "--out", "{OUT}/p.png"]),
+}
+
+# Files a failed command may leave: a sweep's store holds the runs it finished before failing.
+MAY_KEEP = {"sweep": {"s.jsonl"}}
+
+INTERESTING = ["0", "-1", "1", "2", "-0", "0.5", "1e308", "-1e308", "1e-308", "1e-300", "4294967296", "18446744073709551616",
+               "9223372036854775807", "nan", "inf", "-inf", "1e30", "3e8", "65536", "1000000", '""', '"x"', "true", "[]",
+               "{}", "[1, 2]", '"file:/dev/zero"', '"file:."', '"`touch X`"', "'\\n'"]
+TOPOLOGIES = ["line:0", "line:1", "ring:2", "mesh:0x3", "torus:4x0", "hypercube:0", "hypercube:40", "kary:1,3",
+              "complete:1", "complete:100000", "star:1", "random-regular:5,3", "erdos-renyi:10,0", "p2p:1",
+              "mesh:2x2x2x2x2x2", "torus:1000000x1000000", "line:-3", "line:1e9", "file:", "file:/nonexistent"]
+
+
+def keys_of(nnlb):
+    """Scenario keys from `nnlb list` (lines that start with a dotted lower-case name)."""
+    out = subprocess.run([nnlb, "list"], capture_output=True, text=True).stdout
+    keys = set(re.findall(r"^\s{2}([a-z_]+(?:\.[a-z_]+)+)\s", out, re.M))
+    keys |= set(re.findall(r"^\s{2}([a-z_]+)\s+(?:string|number|integer|boolean)", out, re.M))
+    return sorted(keys) or ["topology", "algorithm", "load.init", "stop.steps"]
+
+
+def mutate(data, rng, keys, corpus):
+    """One to four random edits of the text: bytes, tokens, lines, keys, or a splice."""
+    text = data
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(10)
+        lines = text.split("\n")
+        if op == 0 and text:  # flip / insert / delete bytes
+            i = rng.randrange(len(text))
+            choice = rng.randrange(3)
+            if choice == 0:
+                text = text[:i] + chr(rng.randrange(1, 256)) + text[i + 1:]
+            elif choice == 1:
+                text = text[:i] + rng.choice(["\n", "=", '"', "[", "]", "{", "}", ",", ".", "-", "\\", "\0", "#", " "]) + text[i:]
+            else:
+                text = text[:i] + text[i + rng.randint(1, 8):]
+        elif op in (1, 2):  # replace a number or a quoted string by an interesting value
+            tokens = list(re.finditer(r'-?\d+(?:\.\d+)?(?:e-?\d+)?|"[^"\n]*"', text))
+            if tokens:
+                m = rng.choice(tokens)
+                text = text[:m.start()] + rng.choice(INTERESTING) + text[m.end():]
+        elif op == 3 and lines:  # duplicate, delete or swap lines
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            choice = rng.randrange(3)
+            if choice == 0:
+                lines.insert(i, lines[j])
+            elif choice == 1:
+                del lines[i]
+            else:
+                lines[i], lines[j] = lines[j], lines[i]
+            text = "\n".join(lines)
+        elif op == 4:  # add a key with an interesting value
+            text += "\n%s = %s\n" % (rng.choice(keys), rng.choice(INTERESTING))
+        elif op == 5:  # a topology
+            text += '\ntopology = "%s"\n' % rng.choice(TOPOLOGIES)
+        elif op == 6 and corpus:  # splice with another seed
+            other = rng.choice(corpus)
+            text = text[: rng.randrange(len(text) + 1)] + other[rng.randrange(len(other) + 1):]
+        elif op == 7:  # repeat a chunk (deep nesting, long lines, many entries)
+            if text:
+                i = rng.randrange(len(text))
+                chunk = text[i:i + rng.randint(1, 16)]
+                text = text[:i] + chunk * rng.choice([2, 10, 1000]) + text[i:]
+        elif op == 8:  # numbers in graph/load files: big, negative, non-integer
+            tokens = list(re.finditer(r"\d+", text))
+            if tokens:
+                m = rng.choice(tokens)
+                text = text[:m.start()] + rng.choice(["0", "-1", "4000000000", "3.5", "1e9", "99999999999999999999", "nan", "x"]) + text[m.end():]
+        else:  # truncate
+            text = text[: rng.randrange(len(text) + 1)]
+    return text
+
+
+def limit_child():
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # 4 GiB of address space
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    os.nice(5)
+
+
+def run_case(nnlb, kind, text, work, timeout):
+    """Runs one case; returns None if it behaved, else what went wrong."""
+    suffix, argv = KINDS[kind]
+    case = os.path.join(work, "case" + suffix)
+    out = os.path.join(work, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    with open(case, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text)
+    cmd = [nnlb] + [a.replace("{CASE}", case).replace("{OUT}", out) for a in argv]
+    try:
+        p = subprocess.run(cmd, cwd=work, capture_output=True, timeout=timeout, preexec_fn=limit_child)
+    except subprocess.TimeoutExpired:
+        return "no end within %g s" % timeout
+    if p.returncode < 0:
+        return "killed by signal %d" % -p.returncode
+    if p.returncode not in (0, 2):
+        return "exit status %d" % p.returncode
+    if p.returncode == 2:
+        lines = [l for l in p.stderr.decode(errors="replace").splitlines() if l.strip()]
+        errors = [l for l in lines if l.startswith("nnlb:")]
+        if len(errors) != 1 or lines[-1] != errors[0]:
+            return "exit 2 with %d error lines on stderr" % len(errors)
+        left = sorted(set(os.listdir(out)) - MAY_KEEP.get(kind, set()))
+        if left:
+            return "exit 2 left %s" % ", ".join(left)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("kind", choices=sorted(KINDS))
+    ap.add_argument("--nnlb", default=os.path.join(HERE, "..", "..", "build", "nnlb"))
+    ap.add_argument("--seconds", type=float, default=60, help="CPU seconds of nnlb to spend (children's user + system)")
+    ap.add_argument("--timeout", type=float, default=20, help="seconds one case may take")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--findings", default=os.path.join(HERE, "findings"))
+    a = ap.parse_args()
+    nnlb = os.path.abspath(a.nnlb)
+    corpus_dir = os.path.join(HERE, "corpus", a.kind.split("-")[0] if a.kind.startswith("graph") else a.kind)
+    suffix = KINDS[a.kind][0]
+    corpus = [open(os.path.join(corpus_dir, f), encoding="utf-8", errors="surrogateescape").read()
+              for f in sorted(os.listdir(corpus_dir)) if f.endswith(suffix)]
+    if not corpus:
+        sys.exit("fuzz.py: no seed files ending in %s in %s" % (suffix, corpus_dir))
+    rng = random.Random(a.seed)
+    keys = keys_of(nnlb)
+    work = tempfile.mkdtemp(prefix="nnlb-fuzz-")
+    cases = failures = 0
+    start_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.time()
+    try:
+        while True:
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (used.ru_utime - start_cpu.ru_utime) + (used.ru_stime - start_cpu.ru_stime)
+            if cpu >= a.seconds:
+                break
+            seed_text = corpus[cases % len(corpus)] if cases < len(corpus) else rng.choice(corpus)
+            text = seed_text if cases < len(corpus) else mutate(seed_text, rng, keys, corpus)
+            cases += 1
+            problem = run_case(nnlb, a.kind, text, work, a.timeout)
+            if problem:
+                failures += 1
+                os.makedirs(a.findings, exist_ok=True)
+                name = os.path.join(a.findings, "%s-%d-%d%s" % (a.kind, a.seed, cases, suffix))
+                with open(name, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(text)
+                with open(name + ".why", "w") as f:
+                    f.write(problem + "\n")
+                print("%s: %s" % (name, problem), flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("%s: %d cases, %.0f CPU s of nnlb, %.0f s wall, %d failed" % (a.kind, cases, cpu, time.time() - start, failures))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
