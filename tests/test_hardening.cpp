@@ -223,6 +223,18 @@ TEST(Fuzzed, APlotWithNothingToDrawIsOneLineAndLeavesNoChart) {
   fs::remove_all(dir);
 }
 
+TEST(Fuzzed, ControlCharactersFromTheInputAreEscapedInTheErrorLine) {
+  const fs::path dir = fresh_dir("control");
+  std::ofstream(dir / "g.graph") << "3 2\n2\n1 3\n2\x1d" "9\n";
+  std::ofstream(dir / "s.toml") << "topology = \"hype\\rcube:4\"\n";  // a TOML escape: the value holds a CR
+  const auto graph = nnlb_in(dir, {"run", "--set", "topology=file:g.graph", "--out", "r.json"});
+  expect_refused(graph, "neighbour '2\\x1d9' of node 3", "a METIS line with a group separator");
+  const auto scenario = nnlb_in(dir, {"run", "s.toml", "--out", "r.json"});
+  expect_refused(scenario, "unknown topology 'hype\\rcube'", "a topology with a carriage return");
+  EXPECT_EQ(scenario.err.find('\r'), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(Fuzzed, AWorkloadThatDrainsTheLoadStaysConserved) {
   // Consumption drains the total towards 0; the conservation tolerance is relative to the largest
   // load the run has held, not to the shrinking total (SOS on a hypercube ended "not conserved").

@@ -7,7 +7,9 @@ an address-space limit. A case fails when nnlb
   - exits 2 without exactly one error line ("nnlb: ...", the last line; notes such as the
     results store's name may come before it),
   - exits 2 and leaves an output file behind (a sweep may keep its store: the runs it finished),
-  - is still running at the time limit (a hang, or a run that does not bound itself).
+  - is still running at the time limit and is not merely a long run: a scenario that ends when
+    run again with its stop rule shortened (stop.time = 1 for des, stop.steps = 1000 for sync),
+    or a sweep that has stored records, is counted as long, not failed.
 Failing cases are saved with what went wrong; the run ends with a summary line and status 1 if
 any case failed. Python 3 standard library only.
 """
@@ -21,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -113,6 +116,28 @@ def limit_child():
     os.nice(5)
 
 
+LONG = "long run"
+
+
+def long_run(cmd, kind, text, out, work, timeout):
+    """A case that hit the time limit: LONG if it is a bounded run that is merely long."""
+    if kind == "sweep":
+        store = os.path.join(out, "s.jsonl")
+        return LONG if os.path.exists(store) and os.path.getsize(store) > 0 else "no end within %g s, nothing stored" % timeout
+    if kind != "scenario":
+        return "no end within %g s" % timeout
+    try:
+        engine = tomllib.loads(text).get("engine", "sync")
+    except Exception:
+        engine = "sync"
+    bound = ["--set", "stop.time=1"] if engine == "des" else ["--set", "stop.steps=1000"]
+    try:
+        subprocess.run(cmd + bound, cwd=work, capture_output=True, timeout=timeout, preexec_fn=limit_child)
+    except subprocess.TimeoutExpired:
+        return "no end within %g s, even with %s" % (timeout, bound[1])
+    return LONG
+
+
 def run_case(nnlb, kind, text, work, timeout):
     """Runs one case; returns None if it behaved, else what went wrong."""
     suffix, argv = KINDS[kind]
@@ -126,13 +151,13 @@ def run_case(nnlb, kind, text, work, timeout):
     try:
         p = subprocess.run(cmd, cwd=work, capture_output=True, timeout=timeout, preexec_fn=limit_child)
     except subprocess.TimeoutExpired:
-        return "no end within %g s" % timeout
+        return long_run(cmd, kind, text, out, work, timeout)
     if p.returncode < 0:
         return "killed by signal %d" % -p.returncode
     if p.returncode not in (0, 2):
         return "exit status %d" % p.returncode
     if p.returncode == 2:
-        lines = [l for l in p.stderr.decode(errors="replace").splitlines() if l.strip()]
+        lines = [l for l in p.stderr.decode(errors="replace").split("\n") if l.strip()]
         errors = [l for l in lines if l.startswith("nnlb:")]
         if len(errors) != 1 or lines[-1] != errors[0]:
             return "exit 2 with %d error lines on stderr" % len(errors)
@@ -161,7 +186,7 @@ def main():
     rng = random.Random(a.seed)
     keys = keys_of(nnlb)
     work = tempfile.mkdtemp(prefix="nnlb-fuzz-")
-    cases = failures = 0
+    cases = failures = long_runs = 0
     start_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.time()
     try:
@@ -174,7 +199,9 @@ def main():
             text = seed_text if cases < len(corpus) else mutate(seed_text, rng, keys, corpus)
             cases += 1
             problem = run_case(nnlb, a.kind, text, work, a.timeout)
-            if problem:
+            if problem == LONG:
+                long_runs += 1
+            elif problem:
                 failures += 1
                 os.makedirs(a.findings, exist_ok=True)
                 name = os.path.join(a.findings, "%s-%d-%d%s" % (a.kind, a.seed, cases, suffix))
@@ -185,7 +212,8 @@ def main():
                 print("%s: %s" % (name, problem), flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("%s: %d cases, %.0f CPU s of nnlb, %.0f s wall, %d failed" % (a.kind, cases, cpu, time.time() - start, failures))
+    print("%s: %d cases, %.0f CPU s of nnlb, %.0f s wall, %d long runs, %d failed" % (a.kind, cases, cpu, time.time() - start,
+                                                                                    long_runs, failures))
     sys.exit(1 if failures else 0)
 
 
