@@ -175,6 +175,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=20, help="seconds one case may take")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--findings", default=os.path.join(HERE, "findings"))
+    ap.add_argument("--seeds-only", action="store_true", help="run each seed file once, unmutated, and stop")
     a = ap.parse_args()
     nnlb = os.path.abspath(a.nnlb)
     corpus_dir = os.path.join(HERE, "corpus", a.kind.split("-")[0] if a.kind.startswith("graph") else a.kind)
@@ -193,7 +194,7 @@ def main():
         while True:
             used = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (used.ru_utime - start_cpu.ru_utime) + (used.ru_stime - start_cpu.ru_stime)
-            if cpu >= a.seconds:
+            if cpu >= a.seconds or (a.seeds_only and cases == len(corpus)):
                 break
             seed_text = corpus[cases % len(corpus)] if cases < len(corpus) else rng.choice(corpus)
             text = seed_text if cases < len(corpus) else mutate(seed_text, rng, keys, corpus)
