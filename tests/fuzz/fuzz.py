@@ -110,8 +110,12 @@ def mutate(data, rng, keys, corpus):
     return text
 
 
+ADDRESS_LIMIT = 4 << 30  # bytes of address space a case may take; 0: none (AddressSanitizer builds)
+
+
 def limit_child():
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # 4 GiB of address space
+    if ADDRESS_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     os.nice(5)
 
@@ -176,7 +180,12 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--findings", default=os.path.join(HERE, "findings"))
     ap.add_argument("--seeds-only", action="store_true", help="run each seed file once, unmutated, and stop")
+    ap.add_argument("--no-address-limit", action="store_true",
+                    help="no 4 GiB address-space limit (AddressSanitizer reserves terabytes for its shadow memory)")
     a = ap.parse_args()
+    global ADDRESS_LIMIT
+    if a.no_address_limit:
+        ADDRESS_LIMIT = 0
     nnlb = os.path.abspath(a.nnlb)
     corpus_dir = os.path.join(HERE, "corpus", a.kind.split("-")[0] if a.kind.startswith("graph") else a.kind)
     suffix = KINDS[a.kind][0]
