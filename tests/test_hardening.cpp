@@ -245,6 +245,12 @@ TEST(Fuzzed, AWorkloadThatDrainsTheLoadStaysConserved) {
                                    "stop.steps = 1000\n";
   const auto o = nnlb_in(dir, {"run", "d.toml", "--out", "r.json"});
   EXPECT_EQ(o.status, 0) << o.err;
+  // Generating 3e8 per node and consuming everything: the check's scale includes the generated
+  // load, not only the (zero) total left.
+  std::ofstream(dir / "e.toml") << "topology = \"hypercube:5\"\nalgorithm = \"sos\"\nworkload.kind = \"dynamic\"\n"
+                                   "workload.generation_mean = 3e8\nworkload.consumption = 1e308\nstop.steps = 20\n";
+  const auto e = nnlb_in(dir, {"run", "e.toml", "--out", "r.json"});
+  EXPECT_EQ(e.status, 0) << e.err;
   fs::remove_all(dir);
 }
 

@@ -57,6 +57,7 @@ class SyncRun {
     auto& sum = result.summary;
     LoadStats st = load_stats<L>(w_);
     expected_total_ = st.total;
+    scale_ = st.abs_total;
     if constexpr (std::is_integral_v<L>) expected_int_ = exact_total();
     sum.initial_total = st.total;
     sum.initial_imbalance = st.imbalance;
@@ -254,8 +255,10 @@ class SyncRun {
   void apply_workload(std::uint64_t step) {
     const auto& wl = opt_.workload;
     std::vector<L> delta(block_count(w_.size()));
+    std::vector<double> held(delta.size());  // sum of |load| after generation, before consumption
     for_each_block(w_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
       L d{0};
+      double h = 0;
       for (std::size_t i = b; i < e; ++i) {
         Rng rng(opt_.seed ^ 0x776f726b6c6f6164ULL, mix_seed(i, step));
         double gen = std::max(0.0, rng.normal(wl.generation_mean, wl.generation_stddev));
@@ -263,14 +266,19 @@ class SyncRun {
         const L with_gen = w_[i] + static_cast<L>(gen);
         const L consumed = std::clamp<L>(static_cast<L>(wl.consumption), L{0}, std::max(with_gen, L{0}));
         d += static_cast<L>(gen) - consumed;
+        h += std::abs(static_cast<double>(with_gen));
         w_[i] = with_gen - consumed;
       }
       delta[blk] = d;
+      held[blk] = h;
     });
-    for (L d : delta) {
-      if constexpr (std::is_integral_v<L>) expected_int_ += d;
-      expected_total_ += static_cast<double>(d);
+    double total_held = 0;
+    for (std::size_t blk = 0; blk < delta.size(); ++blk) {
+      if constexpr (std::is_integral_v<L>) expected_int_ += delta[blk];
+      expected_total_ += static_cast<double>(delta[blk]);
+      total_held += held[blk];
     }
+    scale_ = std::max(scale_, total_held);
   }
 
   const Graph& g_;
@@ -291,7 +299,7 @@ class SyncRun {
   std::vector<char> active_;
   std::uint64_t moving_rounds_ = 0;  // rounds that moved load, for fault injection
   double expected_total_ = 0;
-  double scale_ = 0;  // the largest load magnitude the run has held (conservation tolerance)
+  double scale_ = 0;  // the largest load magnitude the run has held, workload included (conservation tolerance)
   std::int64_t expected_int_ = 0;
 };
 
