@@ -155,7 +155,7 @@ TEST(PlotText, EveryChartKindQuotesItsTexts) {
     PlotSpec p{.kind = kind, .x = "topology.nodes", .y = {"summary.steps"}, .group = {"scenario.name"}, .file = kind,
                .title = hostile[2], .xlabel = hostile[4], .ylabel = hostile[3]};
     if (kind == "bars") p.x = "scenario.name", p.group.clear();
-    write_plot(p, records, dir.string(), hostile[0], ".svg");
+    write_plots({p}, records, dir.string(), hostile[0], ".svg")[p.file];
     EXPECT_TRUE(fs::exists(dir / (kind + ".svg"))) << kind;
   }
   EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
@@ -220,6 +220,29 @@ TEST(Fuzzed, APlotWithNothingToDrawIsOneLineAndLeavesNoChart) {
   EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 2) << o.err;  // the store's note, then the error
   EXPECT_TRUE(fs::exists(dir / "s.jsonl"));                            // the runs are kept: rerun after fixing the plot
   for (const char* ext : {".csv", ".png", ".gp"}) EXPECT_FALSE(fs::exists(dir / (std::string("s-steps") + ext))) << ext;
+  fs::remove_all(dir);
+}
+
+TEST(Fuzzed, AGoodPlotBeforeABadOneIsNotDrawnEither) {
+  const fs::path dir = fresh_dir("two-plots");
+  std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 20\n[sweep]\ntopology = [\"ring:4\", \"ring:8\"]\n"
+                                   "[plot.a]\nx = \"topology.nodes\"\ny = \"summary.steps\"\n"
+                                   "[plot.b]\nx = \"topology.nodes\"\ny = \"summary.stepz\"\n";
+  const auto o = nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl", "--out-dir", "."});
+  EXPECT_EQ(o.status, 2) << o.err;
+  for (const char* f : {"s-a.png", "s-a.csv", "s-a.gp", "s-b.png"}) EXPECT_FALSE(fs::exists(dir / f)) << f;
+  fs::remove_all(dir);
+}
+
+TEST(Fuzzed, AFitOfEqualValuesIsDrawn) {
+  // Every run stops at 10000 steps: the fitted line is 10000 to 1e-15, and gnuplot cannot
+  // autoscale an axis that narrow ("y_min should not equal y_max").
+  const fs::path dir = fresh_dir("flat-fit");
+  std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 10000\n[sweep]\ntopology = [\"ring:4\", \"ring:8\", \"ring:16\"]\n"
+                                   "[plot.fit]\nkind = \"fit\"\nx = \"topology.nodes\"\ny = \"summary.steps\"\n";
+  const auto o = nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "s.jsonl", "--out-dir", "."});
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(fs::exists(dir / "s-fit.png"));
   fs::remove_all(dir);
 }
 

@@ -309,7 +309,7 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
   for (const auto& p : plots)
     for (const char* ext : {".png", ".svg"}) {
       check_plot(p, "test", p.kind);
-      write_plot(p, records, dir.string(), "test", ext);
+      write_plots({p}, records, dir.string(), "test", ext)[p.file];
       for (const std::string suffix : {ext, ".csv", ".gp"}) {
         const fs::path f = dir / (p.file + suffix);
         ASSERT_TRUE(fs::exists(f)) << f;
@@ -317,9 +317,9 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
       }
     }
   // One fitted exponent per algorithm.
-  EXPECT_EQ(write_plot(plots[2], records, dir.string(), "test")["fits"].size(), 3u);
+  EXPECT_EQ(write_plots({plots[2]}, records, dir.string(), "test")[plots[2].file]["fits"].size(), 3u);
   // Overlaid bars: one cluster per topology and algorithm, the last y field drawn first.
-  const auto overlay = write_plot(plots[4], records, dir.string(), "test");
+  const auto overlay = write_plots({plots[4]}, records, dir.string(), "test")[plots[4].file];
   EXPECT_EQ(overlay["rows"].size(), 2u * 3u * 2u);  // (topology, algorithm) clusters x y fields
   std::ifstream gp(dir / "overlay.gp");
   const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
@@ -342,7 +342,7 @@ TEST(Plot, BarsLeaveOutNullValues) {
                                      {{"summary", {{"t", nullptr}}}, {"scenario", {{"name", "b"}}}},
                                      {{"summary", {{"t", 4.0}}}, {"scenario", {{"name", "a"}}}}};
   const PlotSpec p{.kind = "bars", .x = "scenario.name", .y = {"summary.t"}, .file = "b"};
-  const auto table = write_plot(p, records, dir.string(), "test");
+  const auto table = write_plots({p}, records, dir.string(), "test")[p.file];
   ASSERT_EQ(table["rows"].size(), 2u);
   EXPECT_EQ(table["rows"][0]["mean"], 3.0);
   EXPECT_TRUE(table["rows"][1]["mean"].is_null());
@@ -419,7 +419,7 @@ TEST(Plot, WhereKeepsOnlyMatchingRecords) {
   const auto records = run_sweep(small_sweep(), {});
   PlotSpec p{.kind = "lines", .x = "topology.nodes", .y = {"summary.steps_to_balance"}, .group = {"scenario.algorithm"}, .file = "w",
              .where = {"scenario.topology=mesh:4x4"}};
-  const auto table = write_plot(p, records, dir.string(), "test");
+  const auto table = write_plots({p}, records, dir.string(), "test")[p.file];
   for (const auto& row : table["rows"]) EXPECT_EQ(row["x"], 16.0);
   EXPECT_EQ(table["rows"].size(), 3u);
   p.where = {"nonsense"};

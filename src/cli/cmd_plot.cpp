@@ -60,7 +60,7 @@ int plot(PlotOptions o) {
   if (records.empty()) throw InputError(o.input, {}, "holds no records");
   o.spec.file = out.stem().string();
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
-  write_plot(o.spec, records, dir, fs::path(o.input).filename().string(), out.extension().string());
+  write_plots({o.spec}, records, dir, fs::path(o.input).filename().string(), out.extension().string());
   fmt::print(stderr, "wrote {} (data {}.csv, script {}.gp)\n", o.out, (fs::path(dir) / o.spec.file).string(), (fs::path(dir) / o.spec.file).string());
   return 0;
 }

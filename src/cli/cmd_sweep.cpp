@@ -108,11 +108,10 @@ int sweep(const SweepOptions& o) {
   print_points(records);
   fmt::print(stderr, "results store: {}\n", store_path);
   // Plots are named after the sweep: sweeps sharing a folder (results/sweeps/) keep their own.
-  for (PlotSpec ps : study.plots) {
-    ps.file = stem + "-" + ps.file;
-    write_plot(ps, records, out_dir, study.title);
-    fmt::print(stderr, "wrote {}\n", (fs::path(out_dir) / (ps.file + ".png")).string());
-  }
+  std::vector<PlotSpec> plots = study.plots;
+  for (PlotSpec& ps : plots) ps.file = stem + "-" + ps.file;
+  write_plots(plots, records, out_dir, study.title);
+  for (const PlotSpec& ps : plots) fmt::print(stderr, "wrote {}\n", (fs::path(out_dir) / (ps.file + ".png")).string());
   return 0;
 }
 

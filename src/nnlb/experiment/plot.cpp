@@ -89,6 +89,23 @@ std::string heatmap_body(const Chart& chart) {
 
 }  // namespace
 
+namespace {
+
+// gnuplot refuses to autoscale an axis whose data has a single value, to its precision ("y_min
+// should not equal y_max"); such an axis gets a range around it (a factor of 2 on a log axis).
+std::string flat_axis(const char* axis, const std::vector<const std::vector<double>*>& columns, bool log) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const auto* column : columns)
+    for (double v : *column)
+      if (std::isfinite(v) && (!log || v > 0)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (lo > hi || hi - lo > 1e-9 * std::max(std::abs(lo), std::abs(hi))) return {};
+  if (log) return fmt::format("set {}range [{:.17g}:{:.17g}]\n", axis, lo / 2, lo * 2);
+  const double pad = lo == 0 ? 1 : std::abs(lo) / 2;
+  return fmt::format("set {}range [{:.17g}:{:.17g}]\n", axis, lo - pad, lo + pad);
+}
+
+}  // namespace
+
 std::string gnuplot_script(const Chart& chart, const std::string& image) {
   const bool svg = image.ends_with(".svg");
   // Wide enough for many bars: 900 px, or 24 px per bar plus the key.
@@ -101,8 +118,11 @@ std::string gnuplot_script(const Chart& chart, const std::string& image) {
   gp += "set key outside right top noenhanced\nset grid\n";
   if (chart.logx) gp += "set logscale x\n";
   if (chart.logy) gp += "set logscale y\n";
-  if (chart.kind == Chart::Kind::bars) return gp + bars_body(chart);
   if (chart.kind == Chart::Kind::heatmap) return gp + heatmap_body(chart);
+  std::vector<const std::vector<double>*> xs, ys;
+  for (const auto& series : chart.series) xs.push_back(&series.x), ys.push_back(&series.y);
+  if (chart.kind == Chart::Kind::bars) return gp + (chart.logy ? flat_axis("y", ys, true) : "") + bars_body(chart);
+  gp += flat_axis("x", xs, chart.logx) + flat_axis("y", ys, chart.logy);
   std::string plots;
   for (std::size_t k = 0; k < chart.series.size(); ++k) {
     const auto& s = chart.series[k];

@@ -468,37 +468,61 @@ bool drawable(const Chart& c) {
 
 }  // namespace
 
-json write_plot(const PlotSpec& ps, const std::vector<json>& all_records, const std::string& out_dir, const std::string& default_title,
-                const std::string& image_ext) {
+namespace {
+
+struct MadePlot {
+  Chart chart;
+  std::string csv;
+  json table;
+};
+
+// The chart, CSV and table of one plot; refuses a plot with nothing to draw.
+MadePlot make_plot(const PlotSpec& ps, const std::vector<json>& all_records, const std::string& default_title) {
   std::vector<json> records;
   for (const auto& r : all_records)
     if (matches(r, ps.where)) records.push_back(r);
-  Chart chart;
+  MadePlot made;
+  Chart& chart = made.chart;
   chart.title = ps.title.empty() ? default_title : ps.title;
   chart.xlabel = ps.xlabel.empty() ? (ps.kind == "heatmap" ? "node" : ps.x) : ps.xlabel;
   chart.ylabel = ps.ylabel.empty() ? (ps.kind == "heatmap" ? "step" : ps.y.front()) : ps.ylabel;
   chart.logx = ps.logx || ps.kind == "fit";
   chart.logy = ps.logy || ps.kind == "fit";
-  std::string csv;
-  json table;
   if (ps.kind == "bars") {
     chart.kind = Chart::Kind::bars;
-    table = bars_plot(ps, records, chart, csv);
+    made.table = bars_plot(ps, records, chart, made.csv);
   } else if (ps.kind == "heatmap") {
     chart.kind = Chart::Kind::heatmap;
-    table = heatmap_plot(ps, records, chart, csv);
+    made.table = heatmap_plot(ps, records, chart, made.csv);
   } else {
-    table = xy_plot(ps, records, chart, csv);
+    made.table = xy_plot(ps, records, chart, made.csv);
   }
   if (!drawable(chart))
     throw InputError("plot '" + ps.file + "'", "y",
                      fmt::format("nothing to draw: {} records match, none with a number{} at {}{}", records.size(),
                                  chart.logx || chart.logy ? " (positive on a log axis)" : "", fmt::join(ps.y, ", "),
                                  ps.kind == "series" || ps.kind == "heatmap" ? " (or the series the plot needs)" : ""));
+  return made;
+}
+
+void save_plot(const PlotSpec& ps, const MadePlot& made, const std::string& out_dir, const std::string& image_ext) {
   const std::string base = (std::filesystem::path(out_dir) / ps.file).string();
-  render_chart(chart, base + image_ext);
-  write_file_atomic(base + ".csv", csv);
-  return table;
+  render_chart(made.chart, base + image_ext);
+  write_file_atomic(base + ".csv", made.csv);
+}
+
+}  // namespace
+
+json write_plots(const std::vector<PlotSpec>& plots, const std::vector<json>& records, const std::string& out_dir,
+                 const std::string& default_title, const std::string& image_ext) {
+  std::vector<MadePlot> made;
+  for (const PlotSpec& ps : plots) made.push_back(make_plot(ps, records, default_title));
+  json tables = json::object();
+  for (std::size_t k = 0; k < made.size(); ++k) {
+    save_plot(plots[k], made[k], out_dir, image_ext);
+    tables[plots[k].file] = std::move(made[k].table);
+  }
+  return tables;
 }
 
 StudyOutput run_study(const Study& study, const std::string& out_dir, SweepRun how) {
@@ -509,10 +533,9 @@ StudyOutput run_study(const Study& study, const std::string& out_dir, SweepRun h
   how.store = &store;
   const std::vector<json> records = run_sweep(study.sweep, how);
   StudyOutput out;
-  out.tables = json::object();
   out.files.push_back(store_path);
+  out.tables = write_plots(study.plots, records, out_dir, study.title);
   for (const auto& ps : study.plots) {
-    out.tables[ps.file] = write_plot(ps, records, out_dir, study.title);
     const std::string base = (std::filesystem::path(out_dir) / ps.file).string();
     out.files.push_back(base + ".csv");
     out.files.push_back(base + ".png");

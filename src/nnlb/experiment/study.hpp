@@ -54,10 +54,11 @@ StudyOutput run_study(const Study& study, const std::string& out_dir, SweepRun h
 // Throws InputError (naming `source` and `key`) if the plot spec is inconsistent.
 void check_plot(const PlotSpec& plot, const std::string& source, const std::string& key);
 
-// Reduces records to chart data and writes FILE.csv, FILE.png (or .svg) and FILE.gp for one plot.
-// Returns the reduced rows (and exponents for kind "fit").
-nlohmann::json write_plot(const PlotSpec& plot, const std::vector<nlohmann::json>& records, const std::string& out_dir,
-                          const std::string& default_title, const std::string& image_ext = ".png");
+// Reduces records to chart data and writes FILE.csv, FILE.png (or .svg) and FILE.gp for each plot.
+// Every plot is made before any is drawn, so one with nothing to draw (an InputError) leaves no
+// chart behind. Returns each plot's reduced rows (and exponents for kind "fit"), by file name.
+nlohmann::json write_plots(const std::vector<PlotSpec>& plots, const std::vector<nlohmann::json>& records,
+                           const std::string& out_dir, const std::string& default_title, const std::string& image_ext = ".png");
 
 // Field lookup in a record: "summary.steps_to_balance" -> record["summary"]["steps_to_balance"];
 // the first dot splits section from key, so "scenario.load.init" works. Null if absent.
