@@ -181,6 +181,7 @@ TEST(BadInput, IllTypedSweepFileValuesAreOneLineExitTwo) {
       {"[study]\ntitle = 7\n", "key 'study.title': expected a string, got 7"},
       {"[study]\nscenario = [1]\n", "key 'study.scenario'"},
       {plot + "logy = \"yes\"\n", "key 'plot.p.logy': expected true or false, got \"yes\""},
+      {plot + "kind = \"bars\"\nlogx = true\n", "key 'plot.p.logx': kind bars has categories or nodes along x"},
       {plot + "title = 7\n", "key 'plot.p.title': expected a string"},
       {plot + "where = 5\n", "key 'plot.p.where': expected a string or a list of strings, got 5"},
       {plot + "labels = [1, 2]\n", "key 'plot.p.labels'"},

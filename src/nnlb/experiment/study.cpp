@@ -437,6 +437,8 @@ void check_plot(const PlotSpec& ps, const std::string& source, const std::string
   for (const auto& cond : ps.where)
     if (cond.find('=') == std::string::npos || cond.front() == '=')
       throw InputError(source, key + ".where", "conditions are FIELD=VALUE, got '" + cond + "'");
+  if (ps.logx && (ps.kind == "bars" || ps.kind == "heatmap"))
+    throw InputError(source, key + ".logx", "kind " + ps.kind + " has categories or nodes along x, not a scale: logx is for lines, series and fit");
   if (ps.kind == "heatmap") return;
   if (ps.x.empty() || ps.y.empty()) throw InputError(source, key, "needs x and y");
   if (ps.y.size() > 1 && ps.kind != "bars") throw InputError(source, key + ".y", "several y fields only for kind bars");
