@@ -27,6 +27,9 @@ struct PolicyKey {
 struct PolicySpec {
   std::string algorithm = "fos";
   std::map<std::string, std::string> values;
+  // The platform's node speeds C_i (one for all, or one per node): set-up knowledge, read by
+  // the relative-speed policy (Jeannot & Vernier 2006 sec. 3.2). Empty: all equal.
+  std::vector<double> speeds;
 
   std::string text(const std::string& key) const;
   // The key as a number, or `fallback` when unset; InputError (naming the key) when not a number.

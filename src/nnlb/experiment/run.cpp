@@ -231,13 +231,15 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   const NodeId n = p.topology.graph.num_nodes();
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
   p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
-  PolicySpec policy{s.text("algorithm"), {}};
+  p.platform.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), n, seeds.platform, s.base_dir()); });
+  PolicySpec policy{s.text("algorithm"), {}, p.platform.speed};
   for (const PolicyKey& key : policy_catalog().keys())
     if (s.is_set(key.name)) policy.values[key.name] = s.text(key.name);
   p.policy = located(s, "", [&] { return make_policy(policy, p.topology); });
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
-  p.platform.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), n, seeds.platform, s.base_dir()); });
+  require((!s.is_set("shaker.kappa") && !s.is_set("shaker.p")) || p.mode == LoadMode::integer, s, "shaker.kappa",
+          "the shaker moves whole units: it needs load.mode = \"integer\"");
   p.platform.latency = {s.number("platform.latency")};
   p.platform.bandwidth = {s.number("platform.bandwidth")};
   require(p.platform.latency[0] >= 0, s, "platform.latency", "must be >= 0");

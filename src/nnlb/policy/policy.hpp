@@ -49,10 +49,14 @@ struct Transfer {
 // arrays (the per-node path gives the same result) and the spectral analysis reads its operator.
 // Flow on edge (i, j) at step t: y_ij = beta * alpha_ij * (w_i - w_j) + (beta - 1) * y_ij(t-1),
 // with beta = 1 for first-order schemes (FOS) and beta in (1, 2) for SOS.
+// Relative-speed diffusion (Jeannot & Vernier 2006) has per-edge coefficients instead:
+// y_ij = M_r,ij w_i - M_r,ji w_j (relative_speed.hpp).
+struct RelativeSpeedMatrix;
 struct LinearForm {
-  enum class AlphaRule { uniform, boillat } rule = AlphaRule::uniform;
+  enum class AlphaRule { uniform, boillat, relative } rule = AlphaRule::uniform;
   double alpha = 0;  // for AlphaRule::uniform
   double beta = 1;   // 1 for FOS
+  std::shared_ptr<const RelativeSpeedMatrix> relative;  // for AlphaRule::relative
   double alpha_ij(std::uint32_t di, std::uint32_t dj) const {
     return rule == AlphaRule::uniform ? alpha : 1.0 / (1.0 + static_cast<double>(di > dj ? di : dj));
   }

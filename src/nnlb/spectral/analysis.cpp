@@ -56,7 +56,7 @@ Analysis analyze(const Topology& topo, const Policy& policy, const EdgeColoring*
     a.iteration = "sweep";
     rounds_per_iteration = c.num_colors;  // one colour class per round, one step each in both port models
   } else {
-    throw InputError({}, "algorithm", "analyze covers diffusion (fos, adf, odf, sos) and dimension exchange (de, ade, ode), not '" +
+    throw InputError({}, "algorithm", "analyze covers diffusion (fos, adf, odf, sos, mr) and dimension exchange (de, ade, ode), not '" +
                                           policy.name() + "'");
   }
   a.gamma_per_iteration = gamma.value;

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include "nnlb/policy/relative_speed.hpp"
+#include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 #include "nnlb/util/rng.hpp"
 
@@ -275,6 +277,23 @@ double uniform_fos_gamma(const LaplacianExtremes& ext, double alpha) {
 Gamma fos_gamma(const Graph& g, const LinearForm& form) { return fos_gamma(g, form, SpectrumMethod::automatic); }
 
 Gamma fos_gamma(const Graph& g, const LinearForm& form, SpectrumMethod method) {
+  if (form.rule == LinearForm::AlphaRule::relative) {
+    // M_r is reversible with respect to the speeds (C_i M_r,ij = C_j M_r,ji), so
+    // S = D^1/2 M_r D^-1/2 with D = diag(C) is symmetric and has M_r's eigenvalues.
+    if (method == SpectrumMethod::iterative || g.num_nodes() > dense_spectrum_limit)
+      throw InputError({}, "topology", "the spectrum of M_r is computed densely, up to " + std::to_string(dense_spectrum_limit) +
+                                           " nodes; this graph has " + std::to_string(g.num_nodes()));
+    const RelativeSpeedMatrix& m = *form.relative;
+    const Eigen::Index n = g.num_nodes();
+    Eigen::MatrixXd S = Eigen::MatrixXd::Identity(n, n);
+    for (NodeId i = 0; i < g.num_nodes(); ++i)
+      for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
+        const NodeId j = g.target(s);
+        S(i, j) = std::sqrt(m.speed[i] / m.speed[j]) * m.out[s];
+        S(i, i) -= m.out[s];
+      }
+    return {dense_symmetric_gamma(S), "dense"};
+  }
   if (form.rule == LinearForm::AlphaRule::uniform) {
     const LaplacianExtremes ext = laplacian_extremes(g, method);
     return {uniform_fos_gamma(ext, form.alpha), ext.method, ext.iterations, ext.converged};

@@ -12,6 +12,7 @@
 #include "nnlb/model/graph.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/policy/policy.hpp"
+#include "nnlb/policy/relative_speed.hpp"
 #include "nnlb/util/parallel.hpp"
 
 #if defined(__SSE2__)
@@ -69,6 +70,14 @@ inline L signed_flow(double y) {
 // One FOS round (Xu et al. Eq. 3).
 template <class L>
 double fos_sweep(const Graph& g, const LinearForm& f, std::span<const L> w, std::span<L> next) {
+  if (f.rule == LinearForm::AlphaRule::relative) {
+    // Jeannot & Vernier 2006 sec. 3.2: W(t+1) = M_r^T W(t), as flows M_r,ij w_i - M_r,ji w_j.
+    const double* out = f.relative->out.data();
+    const double* in = f.relative->in.data();
+    return linear_sweep<L>(g, w, next, [&](std::uint32_t, Slot s, L wi) {
+      return signed_flow<L>(mr_flow(out[s], in[s], static_cast<double>(wi), static_cast<double>(w[g.target(s)])));
+    });
+  }
   return linear_sweep<L>(g, w, next, [&](std::uint32_t di, Slot s, L wi) {
     const NodeId j = g.target(s);
     const double a = f.rule == LinearForm::AlphaRule::uniform ? f.alpha : f.alpha_ij(di, g.degree(j));

@@ -1,0 +1,64 @@
+#include "nnlb/policy/relative_speed.hpp"
+
+#include <algorithm>
+
+namespace nnlb {
+
+double mr_delta(double ci, std::span<const double> neighbor_speeds, bool self_term) {
+  double sum = self_term ? 0.5 : 0.0;  // C_r,ii = C_i / (2 C_i)
+  for (double cj : neighbor_speeds) sum += relative_speed(ci, cj);
+  return sum > 0 ? 1.0 / sum : 0.0;  // an isolated node keeps its load
+}
+
+RelativeSpeedMatrix relative_speed_matrix(const Graph& g, std::span<const double> speed, bool self_term) {
+  const NodeId n = g.num_nodes();
+  RelativeSpeedMatrix m;
+  m.self_term = self_term;
+  m.speed.resize(n);
+  for (NodeId i = 0; i < n; ++i) m.speed[i] = speed.size() == 1 ? speed[0] : speed[i];
+  std::vector<double> delta(n), nb;
+  for (NodeId i = 0; i < n; ++i) {
+    nb.clear();
+    for (NodeId j : g.neighbors(i)) nb.push_back(m.speed[j]);
+    delta[i] = mr_delta(m.speed[i], nb, self_term);
+  }
+  m.out.resize(g.num_slots());
+  m.in.resize(g.num_slots());
+  for (NodeId i = 0; i < n; ++i)
+    for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
+      const NodeId j = g.target(s);
+      m.out[s] = mr_coefficient(m.speed[i], m.speed[j], delta[i], delta[j]);
+      m.in[s] = mr_coefficient(m.speed[j], m.speed[i], delta[j], delta[i]);
+    }
+  return m;
+}
+
+RelativeSpeedDiffusion::RelativeSpeedDiffusion(const Graph& g, std::shared_ptr<const RelativeSpeedMatrix> mr, Shaker shaker)
+    : g_(g), mr_(std::move(mr)), shaker_(shaker) {}
+
+std::optional<LinearForm> RelativeSpeedDiffusion::linear_form() const {
+  if (shaker_.kappa) return std::nullopt;  // random moves: not a linear iteration
+  LinearForm f;
+  f.rule = LinearForm::AlphaRule::relative;
+  f.relative = mr_;
+  return f;
+}
+
+void RelativeSpeedDiffusion::decide(const LocalView& view, std::vector<Transfer>& out) const {
+  const auto adjacent = g_.neighbors(view.self);
+  for (std::uint32_t k = 0; k < view.neighbors.size(); ++k) {
+    const NeighborState& nb = view.neighbors[k];
+    const auto it = std::lower_bound(adjacent.begin(), adjacent.end(), nb.id);
+    if (it == adjacent.end() || *it != nb.id) continue;  // a neighbour that joined later: no coefficient negotiated
+    const Slot s = g_.first_slot(view.self) + static_cast<Slot>(it - adjacent.begin());
+    const double flow = mr_flow(mr_->out[s], mr_->in[s], view.load, nb.load);
+    if (flow >= 1 || (flow > 0 && !shaker_.kappa)) {
+      out.push_back({k, flow});
+    } else if (shaker_.kappa && view.load >= 1 && view.load * nb.speed > nb.load * view.speed &&
+               shaker_moves(shaker_, nb.memory[0], *view.rng)) {
+      out.push_back({k, 1.0});
+    }
+  }
+}
+
+}  // namespace nnlb
