@@ -10,17 +10,18 @@ endif()
 
 # Folder -> nnlb folders it may include (besides itself). Inside core, engine and agent (new)
 # sit side by side above policy until agent's place is settled.
-set(core util model metrics policy engine agent)
+set(core util model metrics policy engine agent protocol)
 set(allowed_util "")
 set(allowed_model util)
 set(allowed_metrics util model)
 set(allowed_policy util model metrics)
 set(allowed_engine util model metrics policy agent)
-set(allowed_agent util model metrics policy engine)
+set(allowed_agent util model metrics policy engine protocol)
+set(allowed_protocol util model metrics policy agent)
 set(allowed_spectral ${core})
 set(allowed_catalog ${core} spectral)
 set(allowed_experiment ${core} spectral catalog)
-set(layers util model metrics policy engine agent spectral catalog experiment)
+set(layers util model metrics policy engine agent protocol spectral catalog experiment)
 
 # Third-party headers (regular expressions on the included path) each layer must not need.
 set(outside_core "^(toml\\+\\+|nlohmann|Eigen|unsupported/Eigen|fmt|CLI|mpi\\.h|gtest|gmock|benchmark)")

@@ -80,6 +80,9 @@ class Context {
   // --- results ---
   // This node has detected global termination (e.g. the root of a convergence-detection tree).
   virtual void detected_termination() = 0;
+  // This node's program has ended (an application's last iteration is done); the run reports
+  // when the last node finished.
+  virtual void finished() = 0;
 };
 
 }  // namespace nnlb

@@ -38,6 +38,7 @@ class NodeContext final : public Context {
   std::span<const Item> taken_items() const override { return run_.taken_items(lane_); }
   void set_timer(double delay, std::uint32_t tag) override { run_.set_timer(node_, delay, tag); }
   void detected_termination() override { run_.detected(node_); }
+  void finished() override { run_.finished(node_); }
 
  private:
   Run& run_;

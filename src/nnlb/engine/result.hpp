@@ -49,6 +49,9 @@ struct RunSummary {
   // When a node of a detection protocol reported global termination (seconds, or rounds in the
   // synchronous engine); the oracle's figures above are the simulator's global view.
   std::optional<double> detected_at;
+  // When the last node's program finished (Context::finished), if every node did.
+  std::optional<double> finished_at;
+  std::uint64_t nodes_with_load = 0;           // nodes holding load at the end ("processors used")
 };
 
 // Every node's load at sampled moments, for heat maps of load over nodes and time.

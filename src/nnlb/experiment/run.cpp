@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/agent/iterative_application.hpp"
 #include "nnlb/agent/round_balancer.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/sync/rounds_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
@@ -71,6 +73,34 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   o.series_every = static_cast<std::uint64_t>(s.integer("output.series_every"));
   o.record_final_load = s.boolean("output.final_load");
   o.load_history_every = static_cast<std::uint64_t>(s.integer("output.load_history"));
+  return o;
+}
+
+// Jeannot & Vernier's application (agent = "iterative") from the app.* keys; it runs M_r.
+IterativeApplicationOptions application_options(const Scenario& s, const BuiltPolicy& built) {
+  require(s.text("algorithm") == "mr", s, "agent", "the iterative application balances with M_r: set algorithm = \"mr\"");
+  IterativeApplicationOptions o;
+  o.iterations = static_cast<std::uint64_t>(s.integer("app.iterations"));
+  o.lb_every = static_cast<std::uint64_t>(s.integer("app.lb_every"));
+  o.work_per_unit = s.number("app.work_per_unit");
+  o.pre_cost = s.number("app.pre_cost");
+  o.post_cost = s.number("app.post_cost");
+  o.k0 = s.number("app.k");
+  o.detection = s.boolean("app.detection");
+  o.mr_self = s.boolean("mr.self");
+  const std::string cb = s.text("app.cost_benefit");
+  o.cost_benefit = cb == "constant"     ? CostBenefit::constant
+                   : cb == "decreasing" ? CostBenefit::decreasing
+                   : cb == "adaptive"   ? CostBenefit::adaptive
+                                        : CostBenefit::off;
+  for (const auto& [name, value] : built.parameters)
+    if (name == "kappa") o.shaker_kappa = value;
+  require(o.iterations >= 1, s, "app.iterations", "must be >= 1");
+  require(o.lb_every >= 1, s, "app.lb_every", "must be >= 1");
+  require(o.work_per_unit > 0, s, "app.work_per_unit", "must be > 0");
+  require(o.pre_cost >= 0, s, "app.pre_cost", "must be >= 0");
+  require(o.post_cost >= 0, s, "app.post_cost", "must be >= 0");
+  require(o.k0 > 0, s, "app.k", "must be > 0");
   return o;
 }
 
@@ -148,6 +178,14 @@ void check_dependent_keys(const Scenario& s) {
       {"workload.generation_mean", "workload.kind", "dynamic"},
       {"workload.generation_variance", "workload.kind", "dynamic"},
       {"workload.consumption", "workload.kind", "dynamic"},
+      {"app.iterations", "agent", "iterative"},
+      {"app.lb_every", "agent", "iterative"},
+      {"app.work_per_unit", "agent", "iterative"},
+      {"app.pre_cost", "agent", "iterative"},
+      {"app.post_cost", "agent", "iterative"},
+      {"app.cost_benefit", "agent", "iterative"},
+      {"app.k", "agent", "iterative"},
+      {"app.detection", "agent", "iterative"},
   };
   for (const Dependent& d : dependents) {
     const auto& keys = scenario_keys();
@@ -276,6 +314,17 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
     // (tests/test_agent_layer.cpp checks they give the same loads).
     require(s.text("agent") != "async", s, "agent", "the asynchronous balancer needs time: use engine = \"des\"");
     const SyncOptions options = sync_options(s, seeds.engine);
+    if (s.text("agent") == "iterative") {
+      // Rounds: a message takes a round, a computation at least one.
+      const IterativeApplication program(application_options(s, built));
+      RoundsOptions ro;
+      ro.max_rounds = options.stop.max_steps;
+      ro.seed = options.seed;
+      ro.series_every = options.series_every;
+      ro.record_final_load = options.record_final_load;
+      rec.result = run_rounds(topo, program, prepared.mode, InitialState{prepared.initial, {}}, prepared.platform, ro);
+      return rec;
+    }
     EdgeColoring coloring;
     if (built.policy->pairing() == Pairing::matching) coloring = edge_coloring_for(topo);
     rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, options);
@@ -287,7 +336,14 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
       setup.balancer.colors = coloring.num_colors;
     }
     const InitialState initial{prepared.initial, {}};
-    if (s.text("agent") == "rounds") {
+    if (s.text("agent") == "iterative") {
+      IterativeApplicationOptions ao = application_options(s, built);
+      ao.bytes_per_unit = setup.balancer.bytes_per_unit;
+      ao.control_bytes = setup.balancer.control_bytes;
+      setup.engine.stop_when_balanced = false;  // the application runs its iterations to the end
+      const IterativeApplication program(ao);
+      rec.result = run_des(topo, program, prepared.mode, initial, prepared.platform, setup.engine, &coloring);
+    } else if (s.text("agent") == "rounds") {
       const RoundBalancerOptions ro{.colors = coloring.num_colors, .control_bytes = setup.balancer.control_bytes,
                                     .bytes_per_unit = setup.balancer.bytes_per_unit};
       const RoundBalancer program = located(s, "algorithm", [&] { return RoundBalancer(*built.policy, ro); });
@@ -329,6 +385,8 @@ json summary_json(const RunSummary& m) {
     j["events"] = t.events;
   }
   if (m.detected_at) j["detected_at"] = *m.detected_at;
+  if (m.finished_at) j["finished_at"] = *m.finished_at;
+  j["nodes_with_load"] = m.nodes_with_load;
   return j;
 }
 

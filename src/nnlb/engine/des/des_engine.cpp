@@ -251,6 +251,10 @@ class DesRun {
     if (!detected_) detected_at_ = now_;
     detected_ = true;
   }
+  void finished(NodeId) {
+    ++finished_;
+    finished_at_ = now_;
+  }
 
  private:
   // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
@@ -593,6 +597,8 @@ class DesRun {
     sum.final_spread = st.max - st.min;
     sum.load_moved = moved_;
     if (detected_) sum.detected_at = detected_at_;
+    if (finished_ >= alive_) sum.finished_at = finished_at_;
+    for (const NodeState& n : nodes_) sum.nodes_with_load += n.alive && n.held() > 0;
     TimeMetrics tm;
     tm.time = now_;
     for (NodeId i = 0; i < nodes_.size(); ++i) {
@@ -639,7 +645,8 @@ class DesRun {
   EventQueue queue_;
   Ledger ledger_;
   NodeContext<DesRun> ctx_;
-  double now_ = 0, moved_ = 0, moved_at_sample_ = 0, detected_at_ = 0;
+  double now_ = 0, moved_ = 0, moved_at_sample_ = 0, detected_at_ = 0, finished_at_ = 0;
+  NodeId finished_ = 0;
   NodeId in_band_ = 0, alive_ = 0;
   std::uint32_t next_change_ = 0;
   bool detected_ = false;

@@ -107,6 +107,8 @@ class RoundsRun {
     sum.final_spread = st.max - st.min;
     sum.load_moved = moved();
     sum.detected_at = detected_at_;
+    if (finished_ == nodes_.size()) sum.finished_at = finished_at_;
+    for (const RoundNode& n : nodes_) sum.nodes_with_load += n.held() > 0;
     if (opt_.record_final_load)
       for (const RoundNode& n : nodes_) r.final_load.push_back(n.held());
     return r;
@@ -177,6 +179,11 @@ class RoundsRun {
   void detected(NodeId) {
     std::lock_guard lock(detect_mutex_);
     if (!detected_at_) detected_at_ = static_cast<double>(round_);
+  }
+  void finished(NodeId) {
+    std::lock_guard lock(detect_mutex_);
+    ++finished_;
+    finished_at_ = static_cast<double>(round_);
   }
 
  private:
@@ -291,6 +298,8 @@ class RoundsRun {
   Ledger ledger_;
   std::mutex detect_mutex_;
   std::optional<double> detected_at_;
+  double finished_at_ = 0;
+  std::size_t finished_ = 0;
   std::uint64_t round_ = 0;
   double moved_ = 0, moved_at_sample_ = 0;
   std::uint64_t messages_[channel_count] = {};

@@ -94,6 +94,7 @@ class SyncRun {
     sum.final_stddev = st.stddev;
     sum.final_spread = st.max - st.min;
     sum.final_total = st.total;
+    for (const L x : w_) sum.nodes_with_load += x > L{0};
     if (opt_.record_final_load) result.final_load.assign(w_.begin(), w_.end());
     return result;
   }

@@ -1,0 +1,208 @@
+#include "nnlb/agent/iterative_application.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "nnlb/policy/relative_speed.hpp"
+#include "nnlb/policy/shaker.hpp"
+#include "nnlb/protocol/relative_speed_negotiation.hpp"
+#include "nnlb/protocol/tags.hpp"
+#include "nnlb/protocol/tree_detection.hpp"
+
+namespace nnlb {
+
+double exchange_benefit(double wi, double ci, double wj, double cj, double l, double work_per_unit) {
+  auto cmp = [&](double w, double c) { return w * work_per_unit / c; };
+  return cmp(wi, ci) - std::max(cmp(wi - l, ci), cmp(wj + l, cj));
+}
+
+double exchange_cost(double l, double latency, double bandwidth, double bytes_per_unit, double pre, double post) {
+  return pre * l + latency + l * bytes_per_unit / bandwidth + post * l;
+}
+
+namespace {
+
+enum Tag : std::uint32_t { report_tag, transfer_tag };
+enum Timer : std::uint32_t { computed, sent_after_pre, integrated_after_post };
+
+struct Edge {
+  double reported = 0;          // the neighbour's load in its latest report
+  std::uint64_t reports = 0, transfers = 0;
+  double sent = 0, received = 0;  // in the current step
+  double shaker_moves = 0;        // U_ij
+};
+
+class IterativeAgent final : public Agent {
+ public:
+  explicit IterativeAgent(const IterativeApplicationOptions& opt) : opt_(opt), negotiation_(opt.mr_self), k_(opt.k0) {}
+
+  void start(Context& ctx) override {
+    edges_.assign(ctx.degree(), Edge{});
+    negotiation_.start(ctx);
+    if (opt_.detection) detection_.start(ctx);
+    if (negotiation_.done()) begin_iteration(ctx);
+  }
+
+  void arrived(Context& ctx, Channel channel) override {
+    for (const Message& m : ctx.take(channel)) {
+      if (m.tag >= protocol_tags::first_protocol_tag) {
+        if (negotiation_.handles(m)) {
+          const bool was_done = negotiation_.done();
+          negotiation_.receive(ctx, m);
+          if (!was_done && negotiation_.done()) begin_iteration(ctx);
+        } else if (opt_.detection && detection_.handles(m)) {
+          detection_.receive(ctx, m);
+        }
+        continue;
+      }
+      if (m.port == no_port) continue;
+      Edge& e = edges_[m.port];
+      if (m.tag == report_tag) {
+        e.reported = m.value[0];
+        ++e.reports;
+      } else {
+        e.received += m.load;
+        ++e.transfers;
+      }
+    }
+    advance(ctx);
+  }
+
+  void timer(Context& ctx, std::uint32_t tag) override {
+    switch (tag) {
+      case computed:
+        end_iteration(ctx);
+        break;
+      case sent_after_pre:
+        send_transfers(ctx);
+        advance(ctx);
+        break;
+      case integrated_after_post:
+        compute(ctx);
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  enum class Phase { setup, reports, pre, transfers, post, computing, done };
+
+  bool balances_now() const {
+    if (iteration_ % opt_.lb_every != 0) return false;
+    const auto stop = detection_.stop_step();
+    return !stop || static_cast<std::int64_t>(step_) < *stop;
+  }
+
+  void begin_iteration(Context& ctx) {
+    iteration_start_ = ctx.now();
+    if (iteration_ == opt_.iterations) {
+      phase_ = Phase::done;
+      ctx.finished();
+      return;
+    }
+    balanced_iteration_ = balances_now();
+    if (!balanced_iteration_) {
+      compute(ctx);
+      return;
+    }
+    phase_ = Phase::reports;  // getWj
+    for (Port p = 0; p < edges_.size(); ++p) ctx.send(p, Channel::control, report_tag, {ctx.load(), 0, 0}, opt_.control_bytes);
+    advance(ctx);
+  }
+
+  bool all(std::uint64_t Edge::*counter) const {
+    return std::all_of(edges_.begin(), edges_.end(), [&](const Edge& e) { return e.*counter >= step_ + 1; });
+  }
+
+  void advance(Context& ctx) {
+    if (phase_ == Phase::reports && all(&Edge::reports)) decide(ctx);
+    if (phase_ == Phase::transfers && all(&Edge::transfers)) end_step(ctx);
+  }
+
+  // computeLij: M_r flows, filtered by cost/benefit; the shaker where nothing moves.
+  void decide(Context& ctx) {
+    const double wi = ctx.load(), ci = ctx.speed();
+    const auto info = ctx.neighbors();
+    double total = 0;
+    for (Port p = 0; p < edges_.size(); ++p) {
+      Edge& e = edges_[p];
+      const double wj = e.reported, cj = info[p].speed;
+      double l = std::max(0.0, mr_flow(negotiation_.out()[p], negotiation_.in()[p], wi, wj));
+      if (ctx.integer_load()) l = std::floor(l);
+      if (l > 0 && opt_.cost_benefit != CostBenefit::off &&
+          !(exchange_cost(l, info[p].latency, info[p].bandwidth, opt_.bytes_per_unit, opt_.pre_cost, opt_.post_cost) <
+            k_ * exchange_benefit(wi, ci, wj, cj, l, opt_.work_per_unit)))
+        l = 0;
+      if (l == 0 && opt_.shaker_kappa > 0 && wi - total >= 1 && wi * cj > wj * ci &&
+          shaker_moves(Shaker{opt_.shaker_kappa}, e.shaker_moves, ctx.rng()))
+        l = 1;
+      l = std::min(l, wi - total);
+      e.sent = l;
+      total += l;
+    }
+    if (opt_.cost_benefit == CostBenefit::decreasing || opt_.cost_benefit == CostBenefit::adaptive) k_ = std::max(0.0, k_ - 1);
+    phase_ = Phase::pre;
+    if (total > 0 && opt_.pre_cost > 0) ctx.set_timer(opt_.pre_cost * total, sent_after_pre);
+    else send_transfers(ctx);
+  }
+
+  // sendRecvLoad: one message per edge, so that the neighbour knows the step is complete.
+  void send_transfers(Context& ctx) {
+    for (Port p = 0; p < edges_.size(); ++p)
+      ctx.send(p, Channel::data, transfer_tag, {}, edges_[p].sent > 0 ? edges_[p].sent * opt_.bytes_per_unit : opt_.control_bytes,
+               {.load = edges_[p].sent});
+    phase_ = Phase::transfers;
+  }
+
+  void end_step(Context& ctx) {
+    double received = 0;
+    bool exchanged = false;
+    for (Edge& e : edges_) {
+      received += e.received;
+      exchanged = exchanged || e.sent > 0 || e.received > 0;
+      e.sent = e.received = 0;
+    }
+    if (exchanged) last_exchange_ = static_cast<std::int64_t>(step_);
+    if (opt_.detection) detection_.after_step(ctx, static_cast<std::int64_t>(step_), last_exchange_);  // LBDetecConv
+    ++step_;
+    phase_ = Phase::post;
+    if (received > 0 && opt_.post_cost > 0) ctx.set_timer(opt_.post_cost * received, integrated_after_post);
+    else compute(ctx);
+  }
+
+  // The application's job for this iteration.
+  void compute(Context& ctx) {
+    phase_ = Phase::computing;
+    ctx.set_timer(ctx.load() * opt_.work_per_unit / ctx.speed(), computed);
+  }
+
+  // Sec. 4.2.2: the iteration time shows the slowest node's, as the program is synchronous; k
+  // halves when it grows. Iterations are compared with the previous one of the same kind (with or
+  // without a balancing step).
+  void end_iteration(Context& ctx) {
+    const double took = ctx.now() - iteration_start_;
+    double& previous = balanced_iteration_ ? last_balanced_time_ : last_plain_time_;
+    if (opt_.cost_benefit == CostBenefit::adaptive && previous >= 0 && took > previous) k_ /= 2;
+    previous = took;
+    ++iteration_;
+    begin_iteration(ctx);
+  }
+
+  const IterativeApplicationOptions& opt_;
+  RelativeSpeedNegotiation negotiation_;
+  SpanningTreeDetection detection_;
+  std::vector<Edge> edges_;
+  Phase phase_ = Phase::setup;
+  std::uint64_t iteration_ = 0, step_ = 0;
+  std::int64_t last_exchange_ = -1;
+  double k_, iteration_start_ = 0, last_balanced_time_ = -1, last_plain_time_ = -1;
+  bool balanced_iteration_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Agent> IterativeApplication::make_agent(NodeId /*node*/) const { return std::make_unique<IterativeAgent>(opt_); }
+
+}  // namespace nnlb

@@ -1,0 +1,63 @@
+#pragma once
+// Decentralized convergence detection on a spanning tree (Jeannot & Vernier 2006, sec. 3.3.2,
+// after Bahi et al.'s IEEE-1394-like election), for node programs that balance in numbered
+// synchronous steps.
+//
+// Set-up (initLBDetecConv): a spanning tree by flooding from node 0 (explore; the first explore
+// makes its sender the parent and is accepted, later ones are rejected). The tree's edges are what
+// the detection uses; its orientation is then chosen as in the paper: a node that has heard from
+// all its tree neighbours but one takes that one as its father, so the leaves start; a node that
+// has heard from all of them is a root, and two adjacent nodes that choose each other are two
+// roots (both detect).
+//
+// Detection: after every step t a node sends its father the state of its sub-tree, pipelined (one
+// message per step, carrying the latest of its children's): L, the last step in which any node of
+// the sub-tree exchanged load, and O, the oldest step the sub-tree's information is current for.
+// Nothing was exchanged anywhere in step O when O > L, so a root that sees O > L over the whole
+// tree has observed a globally quiet step; with static load and a deterministic policy nothing
+// moves again. It detects h + 1 steps after the last exchange, h its tree height. It broadcasts a
+// stop step S = t + h + 1, which reaches every node before step S (one hop per step): all nodes
+// end balancing at the same step.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "nnlb/agent/context.hpp"
+
+namespace nnlb {
+
+class SpanningTreeDetection {
+ public:
+  void start(Context& ctx);
+  bool handles(const Message& m) const;
+  void receive(Context& ctx, const Message& m);
+  bool tree_ready() const { return ready_; }
+  // After balancing step t; `last_exchange` is the last step in which this node sent or received
+  // load (-1: none yet).
+  void after_step(Context& ctx, std::int64_t t, std::int64_t last_exchange);
+  // The step at which balancing stops, once known here.
+  std::optional<std::int64_t> stop_step() const { return stop_; }
+  // The step at which this node, as a root, detected convergence.
+  std::optional<std::int64_t> detected_step() const { return detected_; }
+  bool is_root() const { return root_; }
+  const std::vector<Port>& tree_ports() const { return tree_; }
+
+ private:
+  struct SubTree {
+    bool heard = false;
+    double last_exchange = -1, current = 0, height = 0;  // L, O, h of the neighbour's report
+  };
+  void explore(Context& ctx, Port parent);
+  void settle_tree();
+  void stop_at(Context& ctx, double step, Port from);
+  std::vector<Port> tree_;         // tree neighbours by port
+  std::vector<std::int8_t> state_;  // per port: 0 unknown, 1 tree edge, 2 not a tree edge
+  std::vector<SubTree> sub_;        // per port
+  Port parent_ = no_port, father_ = no_port;
+  std::uint32_t pending_ = 0;
+  bool explored_ = false, ready_ = false, root_ = false;
+  std::optional<std::int64_t> stop_, detected_;
+  double control_bytes_ = 32;
+};
+
+}  // namespace nnlb
