@@ -41,19 +41,16 @@ class IterativeAgent final : public Agent {
     edges_.assign(ctx.degree(), Edge{});
     negotiation_.start(ctx);
     if (opt_.detection) detection_.start(ctx);
-    if (negotiation_.done()) begin_iteration(ctx);
+    if (set_up()) begin_iteration(ctx);
   }
 
   void arrived(Context& ctx, Channel channel) override {
     for (const Message& m : ctx.take(channel)) {
       if (m.tag >= protocol_tags::first_protocol_tag) {
-        if (negotiation_.handles(m)) {
-          const bool was_done = negotiation_.done();
-          negotiation_.receive(ctx, m);
-          if (!was_done && negotiation_.done()) begin_iteration(ctx);
-        } else if (opt_.detection && detection_.handles(m)) {
-          detection_.receive(ctx, m);
-        }
+        const bool was_set_up = set_up();
+        if (negotiation_.handles(m)) negotiation_.receive(ctx, m);
+        else if (opt_.detection && detection_.handles(m)) detection_.receive(ctx, m);
+        if (!was_set_up && set_up()) begin_iteration(ctx);
         continue;
       }
       if (m.port == no_port) continue;
@@ -88,6 +85,9 @@ class IterativeAgent final : public Agent {
 
  private:
   enum class Phase { setup, reports, pre, transfers, post, computing, done };
+
+  // initLBDetecConv and initLB done: the iterations may start (Algorithm 1, left).
+  bool set_up() const { return negotiation_.done() && (!opt_.detection || detection_.tree_ready()); }
 
   bool balances_now() const {
     if (iteration_ % opt_.lb_every != 0) return false;

@@ -1,0 +1,380 @@
+// Jeannot & Vernier 2006: the relative-speed matrix M_r (closed form, negotiation by messages,
+// Theorem 1), the cost/benefit filter, the shaker, the spanning-tree convergence detection and
+// the iterative application that uses them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <queue>
+
+#include "nnlb/agent/iterative_application.hpp"
+#include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/sync/rounds_engine.hpp"
+#include "nnlb/engine/sync/sync_engine.hpp"
+#include "nnlb/experiment/run.hpp"
+#include "nnlb/experiment/scenario.hpp"
+#include "nnlb/policy/relative_speed.hpp"
+#include "nnlb/policy/shaker.hpp"
+#include "nnlb/protocol/relative_speed_negotiation.hpp"
+#include "nnlb/protocol/tree_detection.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+namespace {
+
+std::vector<double> random_speeds(NodeId n, std::uint64_t seed) {
+  Rng rng(seed, 7);
+  std::vector<double> c(n);
+  for (double& x : c) x = rng.uniform(1e8, 4e9);
+  return c;
+}
+
+Platform platform_with(std::vector<double> speed) { return Platform{std::move(speed), {1e-4}, {1.25e7}}; }
+
+// Both engines behind one call.
+RunResult run_on(const std::string& engine, const Topology& t, const Program& p, const Platform& pf, std::vector<double> w,
+                 LoadMode mode = LoadMode::integer) {
+  if (engine == "des") {
+    DesOptions o;
+    o.time_limit = 1e4;
+    o.stop_when_balanced = false;
+    o.record_final_load = true;
+    return run_des(t, p, mode, {std::move(w), {}}, pf, o);
+  }
+  RoundsOptions o;
+  o.max_rounds = 20000;
+  o.record_final_load = true;
+  return run_rounds(t, p, mode, {std::move(w), {}}, pf, o);
+}
+
+// --- M_r ------------------------------------------------------------------------------------
+
+TEST(RelativeSpeed, MatrixIsStochasticAndReversibleWithRespectToSpeed) {
+  for (const char* spec : {"mesh:5x4", "ring:9", "hypercube:4", "random-regular:30,3", "star:7"})
+    for (bool self : {false, true}) {
+      const Topology t = make_topology(spec, 3);
+      const auto c = random_speeds(t.graph.num_nodes(), 11);
+      const RelativeSpeedMatrix m = relative_speed_matrix(t.graph, c, self);
+      for (NodeId i = 0; i < t.graph.num_nodes(); ++i) {
+        double row = 0;
+        for (Slot s = t.graph.first_slot(i); s < t.graph.end_slot(i); ++s) {
+          EXPECT_GE(m.out[s], 0);
+          EXPECT_DOUBLE_EQ(m.in[s], m.out[t.graph.reverse(s)]);
+          EXPECT_NEAR(c[i] * m.out[s], c[t.graph.target(s)] * m.in[s], 1e-6 * c[i]);  // C_i M_ij = C_j M_ji
+          row += m.out[s];
+        }
+        EXPECT_LE(row, 1 + 1e-12) << spec;  // the diagonal 1 - row is >= 0
+        if (self) EXPECT_LT(row, 1) << spec;  // ... and > 0 with the self term
+      }
+    }
+}
+
+// Records what the negotiation agreed on, by slot.
+struct NegotiationProbe final : Program {
+  const Graph* g;
+  bool self;
+  std::shared_ptr<std::vector<double>> out, in;
+  std::string name() const override { return "negotiation-probe"; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override {
+    struct A final : Agent {
+      const NegotiationProbe& p;
+      RelativeSpeedNegotiation n;
+      explicit A(const NegotiationProbe& probe) : p(probe), n(probe.self) {}
+      void start(Context& ctx) override { n.start(ctx); }
+      void arrived(Context& ctx, Channel ch) override {
+        for (const Message& m : ctx.take(ch))
+          if (n.handles(m)) n.receive(ctx, m);
+        if (!n.done()) return;
+        for (Port q = 0; q < ctx.degree(); ++q) {
+          const Slot s = p.g->first_slot(ctx.self()) + q;
+          (*p.out)[s] = n.out()[q];
+          (*p.in)[s] = n.in()[q];
+        }
+      }
+    };
+    return std::make_unique<A>(*this);
+  }
+};
+
+TEST(RelativeSpeed, NegotiationByMessagesGivesTheClosedForm) {
+  for (const std::string engine : {"des", "rounds"})
+    for (const char* spec : {"mesh:4x4", "ring:7", "random-regular:24,3", "hypercube:3"})
+      for (bool self : {false, true}) {
+        const Topology t = make_topology(spec, 5);
+        const NodeId n = t.graph.num_nodes();
+        const auto c = random_speeds(n, 23);
+        NegotiationProbe probe;
+        probe.g = &t.graph;
+        probe.self = self;
+        probe.out = std::make_shared<std::vector<double>>(t.graph.num_slots(), -1.0);
+        probe.in = std::make_shared<std::vector<double>>(t.graph.num_slots(), -1.0);
+        run_on(engine, t, probe, platform_with(c), std::vector<double>(n, 0.0));
+        const RelativeSpeedMatrix m = relative_speed_matrix(t.graph, c, self);
+        for (Slot s = 0; s < t.graph.num_slots(); ++s) {
+          EXPECT_NEAR((*probe.out)[s], m.out[s], 1e-15) << engine << " " << spec << " slot " << s;
+          EXPECT_NEAR((*probe.in)[s], m.in[s], 1e-15) << engine << " " << spec << " slot " << s;
+        }
+      }
+}
+
+// Theorem 1 on the synchronous engine: W(t+1) = M_r^T W(t).
+std::vector<double> mr_run(const std::string& topo, const std::string& speed, bool self, std::uint64_t steps, bool fused = true,
+                           std::vector<double>* speeds = nullptr) {
+  Scenario s;
+  s.set_from_text("topology=" + topo, "test");
+  s.set_from_text("algorithm=mr", "test");
+  s.set_from_text(std::string("mr.self=") + (self ? "true" : "false"), "test");
+  s.set_from_text("platform.speed=" + speed, "test");
+  s.set_from_text("load.init=single:0,1000", "test");
+  s.set_from_text("stop.steps=" + std::to_string(steps), "test");
+  const PreparedRun p = prepare_run(s, 1);
+  if (speeds) {
+    speeds->resize(p.topology.graph.num_nodes());
+    for (NodeId i = 0; i < speeds->size(); ++i) (*speeds)[i] = p.platform.node_speed(i);
+  }
+  SyncOptions o;
+  o.stop.max_steps = steps;
+  o.record_final_load = true;
+  o.allow_fused = fused;
+  return run_sync(p.topology, *p.policy.policy, nullptr, p.mode, p.initial, p.platform, o).final_load;
+}
+
+void expect_speed_proportional(const std::vector<double>& w, const std::vector<double>& c, double tol) {
+  double total = 0, sum_c = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) total += w[i], sum_c += c[i];
+  for (std::size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(w[i], c[i] * total / sum_c, tol) << "node " << i;
+}
+
+TEST(RelativeSpeed, Theorem1ConvergesToSpeedProportionalShares) {
+  std::vector<double> c;
+  // Non-bipartite (odd torus), first definition.
+  auto w = mr_run("torus:5x5", "uniform:1e8,4e9", false, 3000, true, &c);
+  expect_speed_proportional(w, c, 1e-6);
+  // Bipartite (mesh), the self term makes M_r aperiodic.
+  w = mr_run("mesh:4x4", "uniform:1e8,4e9", true, 3000, true, &c);
+  expect_speed_proportional(w, c, 1e-6);
+}
+
+TEST(RelativeSpeed, Theorem1PeriodicOnABipartiteGraphWithoutTheSelfTerm) {
+  // Equal speeds on an even ring: M_r,ij = 1/2, a zero diagonal; the load swings between the
+  // two colour classes for ever.
+  const auto even = mr_run("ring:8", "1e9", false, 2000);
+  const auto odd = mr_run("ring:8", "1e9", false, 2001);
+  EXPECT_GT(std::abs(even[0] - odd[0]), 100);
+  EXPECT_NEAR(even[0] + even[2] + even[4] + even[6], 1000, 1e-9);  // all of it on the even class
+  const auto fixed = mr_run("ring:8", "1e9", true, 2000);
+  for (double x : fixed) EXPECT_NEAR(x, 125, 1e-6);
+}
+
+TEST(RelativeSpeed, FusedSweepEqualsThePerNodePath) {
+  EXPECT_EQ(mr_run("torus:6x5", "uniform:1e8,4e9", false, 50, true), mr_run("torus:6x5", "uniform:1e8,4e9", false, 50, false));
+  EXPECT_EQ(mr_run("mesh:7x3", "uniform:1e8,4e9", true, 50, true), mr_run("mesh:7x3", "uniform:1e8,4e9", true, 50, false));
+}
+
+// --- cost/benefit and shaker ----------------------------------------------------------------
+
+TEST(CostBenefit, RefusesAnExchangeCostingMoreThanKTimesItsBenefitAndAcceptsTheReverse) {
+  // 100 units against 0, sending 50, 1e6 flop per unit at 1 Gflop/s: one iteration saves 0.05 s.
+  const double benefit = exchange_benefit(100, 1e9, 0, 1e9, 50, 1e6);
+  EXPECT_NEAR(benefit, 0.05, 1e-12);
+  const double lan = exchange_cost(50, 1.5e-4, 1.25e7, 1250, 0, 0);  // 5.15 ms
+  const double dsl = exchange_cost(50, 0.04, 1.25e5, 1250, 0, 0);     // 0.54 s
+  EXPECT_NEAR(lan, 1.5e-4 + 0.005, 1e-12);
+  EXPECT_LT(lan, 1 * benefit);
+  EXPECT_GT(dsl, 1 * benefit);
+  EXPECT_LT(dsl, 20 * benefit);
+  EXPECT_NEAR(exchange_cost(10, 0, 1e9, 0, 0.5, 0.25), 7.5, 1e-12);  // pre + post per unit
+  // A swap that only moves the step ({11, 10} -> {10, 11}) has no benefit (sec. 3.1).
+  EXPECT_LE(exchange_benefit(11, 1e9, 10, 1e9, 1, 1e6), 0);
+}
+
+TEST(Shaker, MovesWithProbabilityExpMinusKappaU) {
+  Rng rng(42, 1);
+  const Shaker s{0.5};
+  for (double u : {0.0, 1.0, 2.0, 4.0}) {
+    const int trials = 40000;
+    int moved = 0;
+    for (int k = 0; k < trials; ++k) {
+      double moves = u;
+      if (shaker_moves(s, moves, rng)) {
+        ++moved;
+        EXPECT_EQ(moves, u + 1);
+      }
+    }
+    const double p = std::exp(-0.5 * u);
+    EXPECT_NEAR(static_cast<double>(moved) / trials, p, 5 * std::sqrt(p * (1 - p) / trials) + 1e-12) << "U = " << u;
+  }
+  EXPECT_NEAR(shaker_kappa(0.5, 2), std::log(2.0) / 2, 1e-15);
+}
+
+// --- spanning-tree detection ----------------------------------------------------------------
+
+// Numbered lock-step steps by messages; node v "exchanges" in the steps of its script, and the
+// detection runs after every step. Records per node what the protocol found.
+struct DetectionProbe final : Program {
+  struct Node {
+    std::int64_t stop = -1, detected = -1;
+    bool root = false;
+    std::vector<NodeId> tree;
+  };
+  std::shared_ptr<std::vector<Node>> nodes;
+  std::vector<std::int64_t> last_step;  // the last step in which node v exchanges (-1: never)
+  std::string name() const override { return "detection-probe"; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override {
+    struct A final : Agent {
+      const DetectionProbe& p;
+      SpanningTreeDetection d;
+      std::vector<std::uint64_t> ticks;
+      std::int64_t step = 0;
+      explicit A(const DetectionProbe& probe) : p(probe) {}
+      bool ready = false;
+      void start(Context& ctx) override {
+        ticks.assign(ctx.degree(), 0);
+        d.start(ctx);
+        begin(ctx);
+      }
+      // As initLBDetecConv in Algorithm 1: steps start once the tree is known here.
+      void begin(Context& ctx) {
+        if (ready || !d.tree_ready()) return;
+        ready = true;
+        tick(ctx);
+      }
+      void tick(Context& ctx) {
+        for (Port q = 0; q < ctx.degree(); ++q) ctx.send(q, Channel::data, 0, {}, 8);
+      }
+      void arrived(Context& ctx, Channel ch) override {
+        for (const Message& m : ctx.take(ch)) {
+          if (d.handles(m)) d.receive(ctx, m);
+          else ++ticks[m.port];
+        }
+        begin(ctx);
+        while (ready && std::all_of(ticks.begin(), ticks.end(), [&](auto k) { return k >= static_cast<std::uint64_t>(step) + 1; })) {
+          if (d.stop_step() && step >= *d.stop_step()) break;
+          const std::int64_t own = p.last_step[ctx.self()];
+          d.after_step(ctx, step, own <= step ? own : step);
+          Node& rec = (*p.nodes)[ctx.self()];
+          if (d.detected_step()) rec.detected = *d.detected_step(), rec.root = true;
+          if (d.stop_step()) rec.stop = *d.stop_step();
+          rec.tree.clear();
+          for (Port q : d.tree_ports()) rec.tree.push_back(ctx.neighbors()[q].id);
+          ++step;
+          if (d.stop_step() && step >= *d.stop_step()) break;
+          tick(ctx);
+        }
+      }
+    };
+    return std::make_unique<A>(*this);
+  }
+};
+
+// Height of the tree from `root`, over the recorded tree edges.
+std::int64_t tree_height(const std::vector<DetectionProbe::Node>& nodes, NodeId root) {
+  std::vector<std::int64_t> depth(nodes.size(), -1);
+  std::queue<NodeId> q;
+  depth[root] = 0;
+  q.push(root);
+  std::int64_t h = 0;
+  while (!q.empty()) {
+    const NodeId v = q.front();
+    q.pop();
+    h = std::max(h, depth[v]);
+    for (NodeId u : nodes[v].tree)
+      if (depth[u] < 0) depth[u] = depth[v] + 1, q.push(u);
+  }
+  for (auto d : depth) EXPECT_GE(d, 0) << "the tree spans the graph";
+  return h;
+}
+
+TEST(TreeDetection, NeverEarlyAlwaysWithinTreeHeightPlusOneStepsTwoRootsIncluded) {
+  int two_roots = 0, runs = 0;
+  std::vector<std::string> specs = {"line:2", "line:9", "line:64", "ring:10", "mesh:4x5", "hypercube:4", "star:6"};
+  for (int n = 10; n <= 40; n += 2) specs.push_back("random-regular:" + std::to_string(n) + ",3");
+  for (const std::string engine : {"des", "rounds"})
+    for (const std::string& spec : specs)
+      for (std::uint64_t seed : {1u, 2u}) {
+        const Topology t = make_topology(spec, seed);
+        const NodeId n = t.graph.num_nodes();
+        DetectionProbe probe;
+        probe.nodes = std::make_shared<std::vector<DetectionProbe::Node>>(n);
+        Rng rng(seed, 99);
+        std::int64_t last = -1;
+        for (NodeId v = 0; v < n; ++v) {
+          probe.last_step.push_back(static_cast<std::int64_t>(rng.uniform(0, 40)) - 5);
+          last = std::max(last, probe.last_step.back());
+        }
+        run_on(engine, t, probe, platform_with({1e9}), std::vector<double>(n, 0.0));
+        const auto& nodes = *probe.nodes;
+        int roots = 0;
+        for (NodeId v = 0; v < n; ++v) {
+          ASSERT_GE(nodes[v].stop, 0) << engine << " " << spec << ": node " << v << " never learned the stop step";
+          EXPECT_EQ(nodes[v].stop, nodes[0].stop) << "one stop step for all";
+          if (!nodes[v].root) continue;
+          ++roots;
+          const std::int64_t h = tree_height(nodes, v);
+          EXPECT_GT(nodes[v].detected, last) << engine << " " << spec << ": detected while load still moved";
+          EXPECT_LE(nodes[v].detected, std::max<std::int64_t>(last, 0) + h + 1) << engine << " " << spec;
+        }
+        EXPECT_GE(roots, 1);
+        EXPECT_LE(roots, 2);
+        two_roots += roots == 2;
+        ++runs;
+      }
+  EXPECT_GT(two_roots, 0) << "some graph must make two roots (of " << runs << " runs)";
+}
+
+// --- the application --------------------------------------------------------------------------
+
+RunRecord app_run(const std::vector<std::string>& sets) {
+  Scenario s;
+  for (const std::string& kv : {std::string("engine=des"), std::string("agent=iterative"), std::string("algorithm=mr"),
+                                std::string("mr.self=true"), std::string("topology=line:16"), std::string("load.mode=integer"),
+                                std::string("load.init=single:0,320"), std::string("app.iterations=200")})
+    s.set_from_text(kv, "test");
+  for (const std::string& kv : sets) s.set_from_text(kv, "test");
+  return run_scenario(s, 1);
+}
+
+TEST(IterativeApplication, DetectionStopsBalancingAndEveryNodeFinishes) {
+  const RunRecord plain = app_run({"app.iterations=1000"});
+  const RunRecord detect = app_run({"app.iterations=1000", "app.detection=true"});
+  ASSERT_TRUE(plain.result.summary.finished_at && detect.result.summary.finished_at);
+  EXPECT_FALSE(plain.result.summary.detected_at);
+  ASSERT_TRUE(detect.result.summary.detected_at);
+  EXPECT_LT(*detect.result.summary.detected_at, *detect.result.summary.finished_at);
+  ASSERT_TRUE(detect.result.summary.timing && plain.result.summary.timing);
+  EXPECT_LT(detect.result.summary.timing->control_messages, plain.result.summary.timing->control_messages / 4);
+  EXPECT_EQ(detect.result.summary.final_total, 320);
+}
+
+TEST(IterativeApplication, CostBenefitKeepsLoadHomeOnASlowNetwork) {
+  const RunRecord dsl = app_run({"platform.latency=0.04", "platform.bandwidth=1.25e5", "app.cost_benefit=constant", "app.k=1",
+                                 "app.work_per_unit=1e4"});
+  EXPECT_EQ(dsl.result.summary.load_moved, 0);
+  EXPECT_EQ(dsl.result.summary.nodes_with_load, 1u);
+  const RunRecord lan = app_run({"app.cost_benefit=constant", "app.k=1"});
+  EXPECT_GT(lan.result.summary.load_moved, 0);
+}
+
+TEST(IterativeApplication, ShakerBreaksTheStairway) {
+  // The integer step problem: M_r on a line leaves steps of up to 2 units; the shaker moves them.
+  const RunRecord stuck = app_run({"output.final_load=true"});
+  const RunRecord shaken = app_run({"output.final_load=true", "shaker.kappa=0.01"});
+  EXPECT_LT(shaken.result.summary.final_spread, stuck.result.summary.final_spread);
+  EXPECT_EQ(shaken.result.summary.final_total, 320);
+}
+
+TEST(IterativeApplication, BadParametersAreInputErrors) {
+  EXPECT_THROW(app_run({"shaker.kappa=0"}), InputError);
+  EXPECT_THROW(app_run({"shaker.kappa=-1"}), InputError);
+  EXPECT_THROW(app_run({"app.cost_benefit=sometimes"}), InputError);
+  EXPECT_THROW(app_run({"app.k=0"}), InputError);
+  EXPECT_THROW(app_run({"app.lb_every=0"}), InputError);
+  EXPECT_THROW(app_run({"algorithm=fos"}), InputError);
+  EXPECT_THROW(app_run({"platform.speed=0"}), InputError);
+  EXPECT_THROW(app_run({"load.mode=real", "shaker.kappa=0.1"}), InputError);
+}
+
+}  // namespace
+}  // namespace nnlb
