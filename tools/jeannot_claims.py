@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Gains of Jeannot & Vernier 2006, Figs. 2-5, and Table 1, from the run records of the studies
+jeannot2006/fig2 and jeannot2006/dsl.
+
+usage: tools/jeannot_claims.py results/reproductions/jeannot2006/fig2/fig2.jsonl \
+                               results/reproductions/jeannot2006/dsl/dsl.jsonl
+
+Gain = (T1 - T2) / T1 with T1 the run time of plain FOS (Algo 1) at the same w* and number of
+balancing steps, T2 the system's (paper, sec. 4.2.1); the sequential time is 64 w* units x
+1 ms x the iterations. opt.1 (Table 1) is computed here with global knowledge: the p that
+minimizes iterations x ceil(64 w* / p) x 1 ms plus a lower bound on spreading the load over the
+first p nodes of the DSL line (the (p - 1) / p share crosses node 0's link, 1250 B per unit at
+125 kB/s, and p - 1 hops of 40 ms).
+"""
+import json
+import math
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    runs = []
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            s = r["scenario"]
+            total = float(s["load.init"].split(",")[1])
+            runs.append({"name": s["name"], "w": total / 64, "steps": math.ceil(s["app.iterations"] / s["app.lb_every"]),
+                         "time": r["summary"].get("finished_at"), "used": r["summary"]["nodes_with_load"],
+                         "iterations": s["app.iterations"], "unit": s["app.work_per_unit"] / 1e9})
+    return runs
+
+
+def gains(runs):
+    by = defaultdict(dict)
+    for r in runs:
+        by[(r["w"], r["steps"])][r["name"]] = r
+    names = sorted({r["name"] for r in runs})
+    base = names[0] if names[0].startswith("Algo 1") else next(n for n in names if "FOS" in n and "k" not in n.split(":")[-1])
+    ws = sorted({r["w"] for r in runs})
+    steps = sorted({r["steps"] for r in runs})
+    for name in names:
+        if name == base:
+            continue
+        print(f"\n{name} against {base}: gain (T1 - T2) / T1")
+        print("| w* \\ steps | " + " | ".join(str(s) for s in steps) + " |")
+        print("|---" * (len(steps) + 1) + "|")
+        for w in ws:
+            cells = []
+            for s in steps:
+                t1, t2 = by[(w, s)][base]["time"], by[(w, s)][name]["time"]
+                cells.append(f"{(t1 - t2) / t1:+.2f}")
+            print(f"| {w:g} | " + " | ".join(cells) + " |")
+    print(f"\n{base}: run time / sequential time")
+    print("| w* \\ steps | " + " | ".join(str(s) for s in steps) + " |")
+    print("|---" * (len(steps) + 1) + "|")
+    for w in ws:
+        seq = 64 * w * runs[0]["unit"] * runs[0]["iterations"]
+        print(f"| {w:g} | " + " | ".join(f"{by[(w, s)][base]['time'] / seq:.2f}" for s in steps) + " |")
+    return by, ws, steps
+
+
+def opt1(w, iterations, unit=1e-3, lat=0.04, bw=1.25e5, bytes_per_unit=1250):
+    total = 64 * w
+    best = None
+    for p in range(1, 65):
+        spread = 0 if p == 1 else (total * (p - 1) / p) * bytes_per_unit / bw + (p - 1) * lat
+        t = iterations * math.ceil(total / p) * unit + spread
+        if best is None or t < best[1]:
+            best = (p, t)
+    return best[0]
+
+
+def main():
+    lan, dsl = load(sys.argv[1]), load(sys.argv[2])
+    print("## LAN (Fig. 2), 1 ms per unit")
+    gains(lan)
+    for unit in sorted({r["unit"] for r in dsl}):
+        part = [r for r in dsl if r["unit"] == unit]
+        print(f"\n## DSL (Figs. 3-5), {unit * 1e6:g} us per unit")
+        by, ws, steps = gains(part)
+        print(f"\n## Table 1, {unit * 1e6:g} us per unit: processors used, a balancing step every iteration")
+        print("| load | " + " | ".join(f"64x{w:g}" for w in ws) + " |")
+        print("|---" * (len(ws) + 1) + "|")
+        for name in sorted({r["name"] for r in part}):
+            print(f"| used ({name}) | " + " | ".join(f"{by[(w, max(steps))][name]['used']}/64" for w in ws) + " |")
+        print("| opt.1 (global knowledge) | " + " | ".join(f"{opt1(w, part[0]['iterations'], unit)}/64" for w in ws) + " |")
+
+
+if __name__ == "__main__":
+    main()
