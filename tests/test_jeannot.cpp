@@ -376,5 +376,54 @@ TEST(IterativeApplication, BadParametersAreInputErrors) {
   EXPECT_THROW(app_run({"load.mode=real", "shaker.kappa=0.1"}), InputError);
 }
 
+// --- balance relative to speed --------------------------------------------------------------
+
+RunRecord run_sets(const std::vector<std::string>& sets) {
+  Scenario s;
+  for (const std::string& kv : sets) s.set_from_text(kv, "test");
+  return run_scenario(s, 1);
+}
+
+TEST(RelativeImbalance, NuAndTheBandAreMeasuredAgainstSpeedProportionalShares) {
+  // M_r converges to C_i W / sum C (Theorem 1): nu against those shares falls to the target, where
+  // nu against the mean would stay large; the des band around each node's share is reached.
+  const std::vector<std::string> base = {"topology=torus:5x5", "algorithm=mr", "platform.speed=uniform:1e8,4e9",
+                                         "load.init=uniform:0,1000", "output.final_load=true"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return run_sets(more);
+  };
+  const RunRecord sync = with({"stop.imbalance=1e-6"});
+  EXPECT_EQ(sync.result.summary.stop_reason, "imbalance");
+  EXPECT_LE(sync.result.summary.final_imbalance, 1e-6);
+  double mean = 0, nu_mean = 0;
+  for (double x : sync.result.final_load) mean += x / 25;
+  for (double x : sync.result.final_load) nu_mean += (x - mean) * (x - mean);
+  EXPECT_GT(nu_mean, 1e4);
+  const RunRecord des = with({"engine=des", "agent=rounds", "stop.band=0.01"});
+  EXPECT_TRUE(des.result.summary.balanced);
+  EXPECT_EQ(des.result.summary.stop_reason, "balanced");
+  const RunRecord levelled = with({"engine=des", "agent=async", "algorithm=fos", "stop.time=5"});
+  EXPECT_FALSE(levelled.result.summary.balanced);  // FOS levels loads to the mean, not to the shares
+}
+
+TEST(RelativeImbalance, EqualSpeedsGiveXusFactorBitForBit) {
+  const std::vector<std::string> base = {"topology=mesh:6x5", "algorithm=fos", "stop.steps=30", "output.final_load=true"};
+  auto with = [&](const std::string& speed) {
+    std::vector<std::string> sets = base;
+    sets.push_back("platform.speed=" + speed);
+    return run_sets(sets);
+  };
+  const RunRecord one = with("2e9"), each = with("uniform:2e9,2e9");
+  EXPECT_EQ(one.result.summary.final_imbalance, each.result.summary.final_imbalance);
+  ASSERT_EQ(one.result.series.size(), each.result.series.size());
+  for (std::size_t k = 0; k < one.result.series.size(); ++k) EXPECT_EQ(one.result.series[k].imbalance, each.result.series[k].imbalance);
+  double mean = 0, nu = 0;
+  for (double x : one.result.final_load) mean += x;
+  mean /= static_cast<double>(one.result.final_load.size());
+  for (double x : one.result.final_load) nu += (x - mean) * (x - mean);
+  EXPECT_NEAR(one.result.summary.final_imbalance, nu, 1e-9 * nu);
+}
+
 }  // namespace
 }  // namespace nnlb

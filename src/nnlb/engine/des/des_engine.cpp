@@ -110,6 +110,8 @@ class DesRun {
     rngs_.reserve(g.num_nodes());
     for (NodeId i = 0; i < g.num_nodes(); ++i) rngs_.emplace_back(opt.seed, i);
     alive_ = g.num_nodes();
+    relative_ = !speed_shares(platform, g.num_nodes()).empty();
+    for (NodeId i = 0; i < g.num_nodes(); ++i) live_speed_ += speed(i);
     for (std::size_t k = 0; k < changes_.size(); ++k) {
       if (k > 0 && changes_[k].time < changes_[k - 1].time) throw InputError({}, "changes", "graph changes must be in time order");
     }
@@ -171,7 +173,8 @@ class DesRun {
   // --- the Context of the bound node ---------------------------------------------------------
 
   double now() const { return now_; }
-  double speed(NodeId i) const { return platform_.node_speed(i); }
+  // A node that joins with a new id computes at node 0's speed.
+  double speed(NodeId i) const { return i < platform_.speed.size() ? platform_.speed[i] : platform_.speed[0]; }
   std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(nodes_[i].ports.size()); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return nodes_[i].ports.info; }
   Rng& rng(NodeId i) { return rngs_[i]; }
@@ -425,6 +428,7 @@ class DesRun {
     if (n.in_band) --in_band_;
     n.in_band = false;
     --alive_;
+    live_speed_ -= speed(i);
   }
 
   // Spreads what a leaving node still holds over its neighbours, as data messages: equal shares
@@ -482,14 +486,15 @@ class DesRun {
     n.idle = true;
     n.idle_since = now_;
     ++alive_;
+    live_speed_ += speed(i);
     for (NodeId j : peers) {
       if (j >= nodes_.size() || !nodes_[j].alive || j == i)
         throw InputError({}, "changes", "node " + std::to_string(i) + " cannot link to node " + std::to_string(j));
       const auto pi = static_cast<Port>(nodes_[i].ports.size()), pj = static_cast<Port>(nodes_[j].ports.size());
       // New links get the platform's first link parameters.
       const double lat = platform_.link_latency(0), bw = platform_.link_bandwidth(0);
-      nodes_[i].ports.push_back({j, 0, platform_.node_speed(j), lat, bw, -1, nodes_[j].held()}, pj, now_);
-      nodes_[j].ports.push_back({i, 0, platform_.node_speed(i), lat, bw, -1, 0.0}, pi, now_);
+      nodes_[i].ports.push_back({j, 0, speed(j), lat, bw, -1, nodes_[j].held()}, pj, now_);
+      nodes_[j].ports.push_back({i, 0, speed(i), lat, bw, -1, 0.0}, pi, now_);
     }
     // Degrees as they are now, at both ends of every link that changed.
     for (Port p = 0; p < nodes_[i].ports.size(); ++p) {
@@ -506,6 +511,9 @@ class DesRun {
   // --- metrics ---------------------------------------------------------------------------------
 
   double mean() const { return alive_ ? ledger_.total() / alive_ : 0.0; }
+  // What node i holds when balanced: the mean, or on nodes of different speeds its share of the
+  // total relative to speed (Jeannot & Vernier 2006, Theorem 1), over the live nodes.
+  double target(NodeId i, double mean) const { return relative_ ? ledger_.total() * speed(i) / live_speed_ : mean; }
 
   // Idle and band bookkeeping of node i after one of its handlers ran.
   void settle(NodeId i) {
@@ -518,7 +526,7 @@ class DesRun {
       else n.idle_time += now_ - n.idle_since;
       n.idle = idle;
     }
-    const double m = mean();
+    const double m = target(i, mean());
     const bool band = std::abs(held - m) <= opt_.band * m;
     if (band && !n.in_band) {
       n.band_entry = now_;
@@ -540,7 +548,8 @@ class DesRun {
         n.idle = n.held() <= 0;
         if (n.idle) n.idle_since = t;
       }
-      const bool band = std::abs(n.held() - m) <= opt_.band * m;
+      const double t_i = target(i, m);
+      const bool band = std::abs(n.held() - t_i) <= opt_.band * t_i;
       if (band && (initial || !n.in_band)) n.band_entry = t;
       n.in_band = band;
       in_band_ += band;
@@ -550,12 +559,15 @@ class DesRun {
   // Checks conservation from the nodes and the wires; records the sample.
   LoadStats sample(RunResult& r, bool keep) {
     ++samples_;
-    std::vector<double> w;
+    std::vector<double> w, shares;
     w.reserve(alive_);
-    for (const NodeState& n : nodes_)
-      if (n.alive) w.push_back(n.held());
+    for (NodeId i = 0; i < nodes_.size(); ++i)
+      if (nodes_[i].alive) {
+        w.push_back(nodes_[i].held());
+        if (relative_) shares.push_back(speed(i) / live_speed_);
+      }
     check(r.summary);
-    const LoadStats st = load_stats<double>(w);
+    const LoadStats st = load_stats<double>(w, shares);
     if (keep) {
       r.series.push_back({samples_, 0, now_, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
       moved_at_sample_ = moved_;
@@ -648,6 +660,8 @@ class DesRun {
   double now_ = 0, moved_ = 0, moved_at_sample_ = 0, detected_at_ = 0, finished_at_ = 0;
   NodeId finished_ = 0;
   NodeId in_band_ = 0, alive_ = 0;
+  bool relative_ = false;   // speeds differ: targets relative to speed
+  double live_speed_ = 0;   // sum of the live nodes' speeds
   std::uint32_t next_change_ = 0;
   bool detected_ = false;
   std::uint64_t events_ = 0, carrying_sent_ = 0, samples_ = 0;

@@ -49,7 +49,8 @@ class RoundsRun {
   RoundsRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
             const RoundsOptions& opt, const EdgeColoring* coloring)
       : g_(topo.graph), program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
-        overdraft_(program.needs().overdraft), nodes_(g_.num_nodes()), initial_(g_.num_nodes()) {
+        overdraft_(program.needs().overdraft), shares_(speed_shares(platform, g_.num_nodes())), nodes_(g_.num_nodes()),
+        initial_(g_.num_nodes()) {
     if (usable_coloring(program, coloring, g_.num_slots())) colors_ = &coloring->slot_color;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     for (NodeId i = 0; i < g_.num_nodes(); ++i) {
@@ -242,8 +243,16 @@ class RoundsRun {
     for (const Timer& t : due) n.agent->timer(ctx, t.tag);
   }
 
-  // Every node within band * mean of the mean (the discrete-event engine's oracle).
-  bool in_band(const LoadStats& st) const { return st.max - st.mean <= opt_.band * st.mean && st.mean - st.min <= opt_.band * st.mean; }
+  // Every node within band * target of its target: the mean, or its share of the total relative to
+  // speed (the discrete-event engine's oracle).
+  bool in_band(const LoadStats& st) const {
+    if (shares_.empty()) return st.max - st.mean <= opt_.band * st.mean && st.mean - st.min <= opt_.band * st.mean;
+    for (NodeId i = 0; i < nodes_.size(); ++i) {
+      const double target = st.total * shares_[i];
+      if (!(std::abs(nodes_[i].held() - target) <= opt_.band * target)) return false;
+    }
+    return true;
+  }
 
   bool quiet() const {
     for (const Lane& lane : lanes_)
@@ -271,7 +280,7 @@ class RoundsRun {
     r.summary.final_total = c.load;
     r.summary.max_conservation_error =
         std::max(r.summary.max_conservation_error, ledger_.check(std::move(c), integer_, "round " + std::to_string(round_)));
-    const LoadStats st = load_stats<double>(w);
+    const LoadStats st = load_stats<double>(w, shares_);
     if (keep) r.series.push_back({round_, round_, 0.0, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
     if (keep) moved_at_sample_ = moved_;
     return st;
@@ -288,6 +297,7 @@ class RoundsRun {
   const RoundsOptions& opt_;
   const bool integer_;
   const bool overdraft_;
+  const std::vector<double> shares_;  // speed_shares: targets relative to speed
   bool notify_[channel_count] = {};
   const std::vector<std::uint16_t>* colors_ = nullptr;
   std::vector<RoundNode> nodes_;

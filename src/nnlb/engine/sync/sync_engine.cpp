@@ -27,6 +27,7 @@ class SyncRun {
       : g_(topo.graph), policy_(policy), coloring_(coloring), platform_(platform), opt_(opt),
         linear_(policy.linear_form()) {
     w_.resize(g_.num_nodes());
+    shares_ = speed_shares(platform, g_.num_nodes());
     for (NodeId i = 0; i < g_.num_nodes(); ++i) w_[i] = static_cast<L>(initial[i]);
     next_.resize(w_.size());
     matching_ = policy.pairing() == Pairing::matching;
@@ -55,7 +56,7 @@ class SyncRun {
   RunResult run() {
     RunResult result;
     auto& sum = result.summary;
-    LoadStats st = load_stats<L>(w_);
+    LoadStats st = load_stats<L>(w_, shares_);
     expected_total_ = st.total;
     scale_ = st.abs_total;
     if constexpr (std::is_integral_v<L>) expected_int_ = exact_total();
@@ -82,7 +83,7 @@ class SyncRun {
       idle_rounds = moved > 0 ? 0 : idle_rounds + 1;
       sum.load_moved += moved;
       if (opt_.faults.any() && moved > 0) [[unlikely]] inject_fault();
-      st = load_stats<L>(w_);
+      st = load_stats<L>(w_, shares_);
       check_conservation(st, sum);
       round_ = round, steps_ = steps;
       record(result, st, moved, opt_.series_every > 0 && round % opt_.series_every == 0);
@@ -290,6 +291,7 @@ class SyncRun {
   const std::optional<LinearForm> linear_;
   bool matching_ = false;
   bool fused_ = false;
+  std::vector<double> shares_;  // speed_shares: nu relative to speed on heterogeneous nodes
   std::optional<GridStencil> stencil_;  // FOS on the interior of a 2-D grid (real loads)
   std::uint64_t rounds_per_sweep_ = 1;   // rounds in one dimension-exchange sweep
   std::uint64_t classes_per_round_ = 1;  // colour classes done in one round
