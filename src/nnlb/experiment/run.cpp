@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "nnlb/agent/async_balancer.hpp"
@@ -148,6 +149,33 @@ DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t en
   return d;
 }
 
+// Where the nodes run: speeds and links from the platform.* keys, or a preset of Jeannot &
+// Vernier's networks, then a platform file's lines on top.
+Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
+  const std::string preset = s.text("platform.preset");
+  Platform p;
+  if (preset == "none") {
+    p.latency = {s.number("platform.latency")};
+    p.bandwidth = {s.number("platform.bandwidth")};
+    require(p.latency[0] >= 0, s, "platform.latency", "must be >= 0");
+    require(p.bandwidth[0] > 0, s, "platform.bandwidth", "must be > 0");
+  } else {
+    p = located(s, "platform.preset", [&] { return preset_platform(preset, g); });
+    for (const char* key : {"platform.latency", "platform.bandwidth"})
+      require(s.is_default(key), s, key, "is given by platform.preset = \"" + preset + "\": change the links in a platform.file instead");
+  }
+  if (preset != "two-cluster")
+    p.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), g.num_nodes(), seed, s.base_dir()); });
+  else
+    require(s.is_default("platform.speed"), s, "platform.speed", "is given by platform.preset = \"two-cluster\"");
+  if (s.is_set("platform.file")) {
+    std::filesystem::path path(s.text("platform.file"));
+    if (path.is_relative() && !s.base_dir().empty()) path = std::filesystem::path(s.base_dir()) / path;
+    located(s, "platform.file", [&] { apply_platform_file(path.string(), g, p); });
+  }
+  return p;
+}
+
 // Keys that only one engine reads. Setting one away from its default for the other engine would
 // be silently ignored, so it is an input error instead.
 void check_engine_keys(const Scenario& s) {
@@ -236,6 +264,8 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
     m.add("spectrum", "topology", smaller, spectrum_memory_bytes(size.nodes, size.slots()));
     return m;
   }
+  if (s.text("platform.preset") != "none" || s.is_set("platform.file"))
+    m.add("platform", "topology", smaller, 2 * sizeof(double) * size.slots() + sizeof(double) * size.nodes);  // per-slot links, speeds
   const EngineCost cost = des ? des_cost : sync_cost;
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   double samples = 0;
@@ -269,7 +299,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   const NodeId n = p.topology.graph.num_nodes();
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
   p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
-  p.platform.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), n, seeds.platform, s.base_dir()); });
+  p.platform = make_platform(s, p.topology.graph, seeds.platform);
   PolicySpec policy{s.text("algorithm"), {}, p.platform.speed};
   for (const PolicyKey& key : policy_catalog().keys())
     if (s.is_set(key.name)) policy.values[key.name] = s.text(key.name);
@@ -278,10 +308,6 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
           "applies only to dimension exchange");
   require((!s.is_set("shaker.kappa") && !s.is_set("shaker.p")) || p.mode == LoadMode::integer, s, "shaker.kappa",
           "the shaker moves whole units: it needs load.mode = \"integer\"");
-  p.platform.latency = {s.number("platform.latency")};
-  p.platform.bandwidth = {s.number("platform.bandwidth")};
-  require(p.platform.latency[0] >= 0, s, "platform.latency", "must be >= 0");
-  require(p.platform.bandwidth[0] > 0, s, "platform.bandwidth", "must be > 0");
   return p;
 }
 

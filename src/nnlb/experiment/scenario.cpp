@@ -59,12 +59,17 @@ std::vector<KeyInfo> make_keys() {
       {"threshold.high", Type::number, 800.0, "threshold invocation: balance when load > high", {}},
       {"load.mode", Type::string, "real", "real (divisible) or integer (indivisible units, transfers rounded down)",
        {"real", "integer"}},
-      {"load.init", Type::string, "uniform:0,1000", "uniform:LO,HI | single:NODE,TOTAL | random-total:TOTAL | file:PATH | NUMBER (TOTAL: a number or X*N)", {}},
+      {"load.init", Type::string, "uniform:0,1000", "uniform:LO,HI | single:NODE,TOTAL | random-total:TOTAL | stairs:TOTAL (share of node i ~ N - i) | file:PATH | NUMBER (TOTAL: a number or X*N)", {}},
       {"workload.kind", Type::string, "static", "static load, or dynamic generation/consumption each step", {"static", "dynamic"}},
       {"workload.generation_mean", Type::number, 100.0, "dynamic: mean load generated per node per step", {}},
       {"workload.generation_variance", Type::number, 30.0, "dynamic: variance of the generation (normal)", {}},
       {"workload.consumption", Type::number, 100.0, "dynamic: load consumed per node per step (at most what it holds)", {}},
       {"platform.speed", Type::string, "1e9", "node speeds in flop/s: NUMBER | uniform:LO,HI | file:PATH", {}},
+      {"platform.preset", Type::string, "none",
+       "network of Jeannot & Vernier sec. 4.2: lan (100 Mb/s, 0.15 ms), dsl (1 Mb/s, 40 ms), two-cluster (Fig. 6: two halves at "
+       "3000 / 2000 Mflop/s, 1 Gb/s and 0.15 ms inside, a 15 ms backbone); none: the platform.* keys",
+       {"none", "lan", "dsl", "two-cluster"}},
+      {"platform.file", Type::string, nullptr, "platform file: per-node speeds and per-link latency and bandwidth, applied last (docs/platform-files.md)", {}},
       {"platform.latency", Type::number, 5e-5, "link latency in seconds (time-based engines)", {}},
       {"platform.bandwidth", Type::number, 1.25e8, "link bandwidth in bytes/s (time-based engines)", {}},
       {"des.virtual_load", Type::boolean, false, "des: announce transfers in control messages; receivers count announced load (Couturier et al. sec. 6)", {}},
@@ -283,6 +288,8 @@ std::string Scenario::text(const std::string& key) const {
   if (v.is_number()) return number_text(v.get<double>());
   return v.dump();
 }
+
+bool Scenario::is_default(const std::string& key) const { return get(key) == key_info(key, source_).default_value; }
 
 double Scenario::number(const std::string& key) const { return get(key).get<double>(); }
 std::int64_t Scenario::integer(const std::string& key) const { return get(key).get<std::int64_t>(); }

@@ -43,6 +43,8 @@ class Scenario {
   bool boolean(const std::string& key) const;
   std::optional<double> optional_number(const std::string& key) const;
   bool is_set(const std::string& key) const { return !get(key).is_null(); }
+  // Whether the key holds its default value (set to it or not set at all).
+  bool is_default(const std::string& key) const;
 
   // Folder that relative paths in the scenario (file:PATH) are resolved against.
   const std::string& base_dir() const { return base_dir_; }

@@ -91,10 +91,12 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
     const auto node = parse_uint(p[0], what);
     if (node >= nodes) throw InputError({}, "load.init", what + ": node " + std::to_string(node) + " is outside 0.." + std::to_string(nodes - 1));
     w[node] = total_of(p[1]);
-  } else if (name == "random-total") {
+  } else if (name == "random-total" || name == "stairs") {
+    // TOTAL shared by random weights, or by a descending staircase: node i's share is
+    // proportional to N - i (on a grid, row-major: rows of decreasing load).
     const double total = total_of(params(1)[0]);
     std::vector<double> weight(nodes);
-    for (auto& x : weight) x = rng.uniform();
+    for (NodeId i = 0; i < nodes; ++i) weight[i] = name == "stairs" ? static_cast<double>(nodes - i) : rng.uniform();
     const double sum = std::accumulate(weight.begin(), weight.end(), 0.0);
     if (mode == LoadMode::real) {
       for (NodeId i = 0; i < nodes; ++i) w[i] = total * weight[i] / sum;
@@ -144,7 +146,7 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
     check_whole(v, mode, what);
     std::fill(w.begin(), w.end(), v);
   } else {
-    throw InputError({}, "load.init", "unknown initial load " + what + " (uniform:LOW,HIGH, single:NODE,TOTAL, random-total:TOTAL, file:PATH or a number; TOTAL may be X*N, X per node)");
+    throw InputError({}, "load.init", "unknown initial load " + what + " (uniform:LOW,HIGH, single:NODE,TOTAL, random-total:TOTAL, stairs:TOTAL, file:PATH or a number; TOTAL may be X*N, X per node)");
   }
   check_total(std::accumulate(w.begin(), w.end(), 0.0), what);
   return w;

@@ -3,6 +3,7 @@
 // and bandwidth (load units/s). The synchronous engine counts steps and ignores time; the
 // discrete-event engines use all of it.
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,5 +23,22 @@ struct Platform {
 
 // Speeds from a spec: a number (all equal), uniform:LO,HI, or file:PATH (one per line).
 std::vector<double> make_speeds(std::string_view spec, NodeId nodes, std::uint64_t seed, const std::string& base_dir = {});
+
+// The networks of Jeannot & Vernier 2006, sec. 4.2 (bandwidths in bytes/s):
+//  lan          100 Mb/s, 0.15 ms on every link;
+//  dsl          1 Mb/s, 40 ms on every link;
+//  two-cluster  nodes [0, n/2) at 3000 Mflop/s and [n/2, n) at 2000 Mflop/s (on mesh:10x10 the
+//               first five rows and the last five, Fig. 6); 1 Gb/s, 0.15 ms inside a cluster,
+//               and a 1 Gb/s, 15 ms backbone on the links between the clusters.
+// Throws InputError (key platform.preset) for another name.
+Platform preset_platform(std::string_view name, const Graph& g);
+// The names preset_platform knows.
+const std::vector<std::string>& platform_presets();
+
+// Applies a platform file (docs/platform-files.md) to `p` on graph g: lines `speed [NODES] C` and
+// `link [NODES NODES] LATENCY BANDWIDTH`, later lines overriding earlier ones; links become per
+// slot. Errors name the file and line: a node not in the graph, a link line that matches no
+// edge, a value that is not > 0 (latency >= 0).
+void apply_platform_file(const std::string& path, const Graph& g, Platform& p);
 
 }  // namespace nnlb
