@@ -5,6 +5,8 @@
 //   BM_Triad/threads:T                   a[i] = b[i] + s * c[i], 3 x 128 MiB, 24 B per element
 //   BM_FosStep<double>/<topology>/threads:T     one fos_sweep<double> (CSR), real loads
 //   BM_FosStepGrid<double>/torus/threads:T      one fos_sweep_grid (the row stencil the engine runs on 2-D grids)
+//   BM_MrStepGrid<double>/torus/threads:T       M_r with equal speeds: the row stencil, flows a w_i - a w_j
+//   BM_MrStepHeterogeneous<double>/torus/...    M_r with speeds in [1, 4] Gflop/s: the CSR sweep over the matrix
 //   BM_FosStep<int64>/torus/threads:T           one fos_sweep<std::int64_t>, integer loads
 //   BM_GraphBuild/<topology>             make_topology() time (1 iteration) and memory counters
 #include <benchmark/benchmark.h>
@@ -32,6 +34,7 @@
 #include "nnlb/model/graph.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/topology.hpp"
+#include "nnlb/policy/relative_speed.hpp"
 #include "nnlb/util/parallel.hpp"
 
 namespace {
@@ -276,7 +279,37 @@ void BM_FosStepGrid(benchmark::State& state, int threads) {
   const GridStencil grid = *fos_grid_stencil(fx.topo, fx.form);
   const double cb = grid_compulsory_bytes(g, grid);
   run_sweep_benchmark(state, fx, cb, cb + 16.0 * g.num_nodes(), threads,
-                      [&] { return fos_sweep_grid(g, grid, fx.form.alpha, fx.w, fx.next); });
+                      [&] { return fos_sweep_grid(g, grid, fx.w, fx.next); });
+}
+
+// M_r (Jeannot & Vernier 2006) on the torus as the engine runs it: with equal speeds the row
+// stencil with flows a w_i - a w_j; with speeds uniform in [1, 4] Gflop/s the CSR sweep over the
+// matrix's two coefficients per slot.
+LinearForm mr_form(const Graph& g, bool equal_speeds) {
+  std::vector<double> speed = {1e9};
+  if (!equal_speeds) speed = make_initial_load("uniform:1e9,4e9", g.num_nodes(), LoadMode::real, seed);
+  LinearForm form;
+  form.rule = LinearForm::AlphaRule::relative;
+  form.relative = std::make_shared<const RelativeSpeedMatrix>(relative_speed_matrix(g, speed, false));
+  return form;
+}
+
+void BM_MrStepGrid(benchmark::State& state, int threads) {
+  Fixture& fx = fixture(0);
+  const Graph& g = fx.topo.graph;
+  static const LinearForm form = mr_form(g, true);
+  const GridStencil grid = *fos_grid_stencil(fx.topo, form);
+  const double cb = grid_compulsory_bytes(g, grid);
+  run_sweep_benchmark(state, fx, cb, cb + 16.0 * g.num_nodes(), threads, [&] { return fos_sweep_grid(g, grid, fx.w, fx.next); });
+}
+
+void BM_MrStepHeterogeneous(benchmark::State& state, int threads) {
+  Fixture& fx = fixture(0);
+  const Graph& g = fx.topo.graph;
+  static const LinearForm form = mr_form(g, false);
+  const double cb = compulsory_bytes(g, sizeof(double)) + 16.0 * static_cast<double>(g.num_slots());  // + M_r,ij and M_r,ji
+  run_sweep_benchmark(state, fx, cb, cb + 8.0 * static_cast<double>(g.num_slots()), threads,
+                      [&] { return fos_sweep<double>(g, form, fx.w, fx.next); });
 }
 
 // make_topology() time, and the memory counters of a synchronous FOS run on that graph.
@@ -340,6 +373,16 @@ int main(int argc, char** argv) {
                                  BM_FosStepGrid, t)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
+  for (int t : thread_counts) {
+    benchmark::RegisterBenchmark(("BM_MrStepGrid<double>/" + std::string(short_names[0]) + "/threads:" + std::to_string(t)).c_str(),
+                                 BM_MrStepGrid, t)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("BM_MrStepHeterogeneous<double>/" + std::string(short_names[0]) + "/threads:" + std::to_string(t)).c_str(),
+                                 BM_MrStepHeterogeneous, t)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
   for (int t : thread_counts)
     benchmark::RegisterBenchmark(("BM_FosStep<int64>/" + std::string(short_names[0]) + "/threads:" + std::to_string(t)).c_str(),
                                  BM_FosStep<std::int64_t>, std::size_t{0}, t)

@@ -11,6 +11,7 @@
 #include "nnlb/agent/iterative_application.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/sync/grid_stencil.hpp"
 #include "nnlb/engine/sync/rounds_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
 #include "nnlb/experiment/run.hpp"
@@ -171,6 +172,23 @@ TEST(RelativeSpeed, Theorem1PeriodicOnABipartiteGraphWithoutTheSelfTerm) {
 TEST(RelativeSpeed, FusedSweepEqualsThePerNodePath) {
   EXPECT_EQ(mr_run("torus:6x5", "uniform:1e8,4e9", false, 50, true), mr_run("torus:6x5", "uniform:1e8,4e9", false, 50, false));
   EXPECT_EQ(mr_run("mesh:7x3", "uniform:1e8,4e9", true, 50, true), mr_run("mesh:7x3", "uniform:1e8,4e9", true, 50, false));
+}
+
+TEST(RelativeSpeed, GridStencilWithEqualSpeedsEqualsThePerNodePath) {
+  for (const char* spec : {"torus:7x6", "mesh:8x5"})
+    for (bool self : {false, true}) EXPECT_EQ(mr_run(spec, "1e9", self, 60, true), mr_run(spec, "1e9", self, 60, false)) << spec;
+  // The stencil applies with equal speeds (a = 1/4 on a torus) and not with different ones.
+  auto stencil = [](const std::string& speed) {
+    Scenario s;
+    for (const std::string& kv : {std::string("topology=torus:6x6"), std::string("algorithm=mr"), "platform.speed=" + speed})
+      s.set_from_text(kv, "test");
+    const PreparedRun p = prepare_run(s, 1);
+    return fos_grid_stencil(p.topology, *p.policy.policy->linear_form());
+  };
+  const auto equal = stencil("1e9");
+  ASSERT_TRUE(equal);
+  EXPECT_EQ(equal->alpha, 0.25);
+  EXPECT_FALSE(stencil("uniform:1e9,2e9"));
 }
 
 // --- cost/benefit and shaker ----------------------------------------------------------------

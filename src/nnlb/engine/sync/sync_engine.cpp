@@ -161,7 +161,7 @@ class SyncRun {
     double moved = 0;
     if constexpr (std::is_same_v<L, double>)
       if (stencil_) {
-        moved = fos_sweep_grid(g_, *stencil_, f.alpha, w_, next_);
+        moved = fos_sweep_grid(g_, *stencil_, w_, next_);
         w_.swap(next_);
         return moved;
       }
