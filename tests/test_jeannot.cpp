@@ -21,6 +21,7 @@
 #include "nnlb/protocol/relative_speed_negotiation.hpp"
 #include "nnlb/protocol/tree_detection.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/parallel.hpp"
 
 namespace nnlb {
 namespace {
@@ -230,15 +231,25 @@ TEST(Shaker, MovesWithProbabilityExpMinusKappaU) {
 // --- spanning-tree detection ----------------------------------------------------------------
 
 // Numbered lock-step steps by messages; node v "exchanges" in the steps of its script, and the
-// detection runs after every step. Records per node what the protocol found.
+// detection runs after every step. Records per node what the protocol found. Continuous mode runs
+// `steps` steps and records the quiet level in force at each.
 struct DetectionProbe final : Program {
   struct Node {
     std::int64_t stop = -1, detected = -1;
     bool root = false;
     std::vector<NodeId> tree;
+    std::vector<std::uint32_t> levels;  // continuous: level_at(t) for t = 0, 1, ...
   };
   std::shared_ptr<std::vector<Node>> nodes;
-  std::vector<std::int64_t> last_step;  // the last step in which node v exchanges (-1: never)
+  std::vector<std::int64_t> last_step;  // node v exchanges in every step up to this one (-1: never)
+  std::vector<std::int64_t> late_step;  // ... and in this one (continuous; empty or -1: none)
+  bool continuous = false;
+  std::int64_t steps = 0;  // continuous: how many
+  std::int64_t last_exchange(NodeId v, std::int64_t t) const {
+    const std::int64_t early = std::min(last_step[v], t);
+    const std::int64_t late = late_step.empty() || late_step[v] > t ? -1 : late_step[v];
+    return std::max(early, late);
+  }
   std::string name() const override { return "detection-probe"; }
   std::unique_ptr<Agent> make_agent(NodeId) const override {
     struct A final : Agent {
@@ -250,7 +261,7 @@ struct DetectionProbe final : Program {
       bool ready = false;
       void start(Context& ctx) override {
         ticks.assign(ctx.degree(), 0);
-        d.start(ctx);
+        d.start(ctx, p.continuous);
         begin(ctx);
       }
       // As initLBDetecConv in Algorithm 1: steps start once the tree is known here.
@@ -270,9 +281,10 @@ struct DetectionProbe final : Program {
         begin(ctx);
         while (ready && std::all_of(ticks.begin(), ticks.end(), [&](auto k) { return k >= static_cast<std::uint64_t>(step) + 1; })) {
           if (d.stop_step() && step >= *d.stop_step()) break;
-          const std::int64_t own = p.last_step[ctx.self()];
-          d.after_step(ctx, step, own <= step ? own : step);
+          if (p.continuous && step >= p.steps) break;
+          d.after_step(ctx, step, p.last_exchange(ctx.self(), step));
           Node& rec = (*p.nodes)[ctx.self()];
+          if (p.continuous) rec.levels.push_back(d.level_at(step));
           if (d.detected_step()) rec.detected = *d.detected_step(), rec.root = true;
           if (d.stop_step()) rec.stop = *d.stop_step();
           rec.tree.clear();
@@ -342,6 +354,52 @@ TEST(TreeDetection, NeverEarlyAlwaysWithinTreeHeightPlusOneStepsTwoRootsIncluded
   EXPECT_GT(two_roots, 0) << "some graph must make two roots (of " << runs << " runs)";
 }
 
+TEST(TreeDetection, ContinuousModeSlowsDownWhenQuietAndSpeedsUpWhenLoadMovesAgain) {
+  for (const std::string engine : {"des", "rounds"})
+    for (const char* spec : {"line:2", "line:9", "line:40", "ring:10", "mesh:4x5", "hypercube:4", "random-regular:24,3", "random-regular:40,3", "star:6"}) {
+      const Topology t = make_topology(spec, 1);
+      const NodeId n = t.graph.num_nodes();
+      DetectionProbe probe;
+      probe.nodes = std::make_shared<std::vector<DetectionProbe::Node>>(n);
+      probe.continuous = true;
+      const std::int64_t late = 4 * n + 40;  // enough steps for two changes on the tallest tree
+      probe.steps = late + 6 * n + 40;
+      probe.last_step.assign(n, 3);  // every node exchanges in steps 0-3
+      probe.late_step.assign(n, -1);
+      probe.late_step[n - 1] = late;  // one node moves load again
+      run_on(engine, t, probe, platform_with({1e9}), std::vector<double>(n, 0.0));
+      const auto& nodes = *probe.nodes;
+      const auto& levels = nodes[0].levels;
+      ASSERT_EQ(levels.size(), static_cast<std::size_t>(probe.steps)) << engine << " " << spec;
+      for (NodeId v = 1; v < n; ++v) EXPECT_EQ(nodes[v].levels, levels) << engine << " " << spec << ": node " << v << " disagrees";
+      std::int64_t h = 0;
+      for (NodeId v = 0; v < n; ++v)
+        if (nodes[v].root) h = std::max(h, tree_height(nodes, v));
+      // Quiet from step 4: the level rises, one change at a time.
+      for (std::int64_t k = 0; k <= 4; ++k) EXPECT_EQ(levels[k], 0u) << engine << " " << spec << " step " << k;
+      EXPECT_GE(levels[late - 1], 2u) << engine << " " << spec;
+      for (std::size_t k = 1; k < levels.size(); ++k) EXPECT_LE(levels[k], levels[k - 1] + 1) << "step " << k;
+      // The late exchange brings it back to 0: the report climbs the tree (h steps), a change on its
+      // way is waited for (h + 1), the new one goes down (h + 1). Then it rises again.
+      const auto back = std::find(levels.begin() + late, levels.end(), 0u);
+      ASSERT_NE(back, levels.end()) << engine << " " << spec << ": never sped up";
+      EXPECT_LE(back - levels.begin(), late + 3 * (h + 1)) << engine << " " << spec;
+      EXPECT_GE(levels.back(), 1u) << engine << " " << spec;
+    }
+}
+
+TEST(TreeDetection, ContinuousModeStaysAtTheBaseRateWhileLoadKeepsMoving) {
+  const Topology t = make_topology("mesh:4x4", 1);
+  DetectionProbe probe;
+  probe.nodes = std::make_shared<std::vector<DetectionProbe::Node>>(16);
+  probe.continuous = true;
+  probe.steps = 100;
+  probe.last_step.assign(16, -1);
+  probe.last_step[5] = 1000;  // node 5 exchanges in every step
+  run_on("des", t, probe, platform_with({1e9}), std::vector<double>(16, 0.0));
+  for (const auto& node : *probe.nodes) EXPECT_EQ(node.levels, std::vector<std::uint32_t>(100, 0u));
+}
+
 // --- the application --------------------------------------------------------------------------
 
 RunRecord app_run(const std::vector<std::string>& sets) {
@@ -383,12 +441,80 @@ TEST(IterativeApplication, ShakerBreaksTheStairway) {
   EXPECT_EQ(shaken.result.summary.final_total, 320);
 }
 
+TEST(IterativeApplication, UnderADynamicLoadDetectionSetsHowOftenNodesBalance) {
+  // A workload that changes nothing but is dynamic: detection no longer stops balancing; it
+  // doubles the interval after each quiet phase, up to app.lb_every_max (64): a step every 64
+  // iterations in the end instead of every iteration.
+  const std::vector<std::string> still = {"app.iterations=1000", "workload.kind=dynamic", "workload.generation_mean=0",
+                                          "workload.generation_variance=0", "workload.consumption=0"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), still.begin(), still.end());
+    return app_run(more);
+  };
+  const RunRecord plain = with({}), adapt = with({"app.detection=true"}), capped = with({"app.detection=true", "app.lb_every_max=4"});
+  const auto data = [](const RunRecord& r) { return r.result.summary.timing->data_messages; };
+  EXPECT_EQ(data(plain), 1000u * 30);  // one transfer message per edge and direction per step
+  EXPECT_LT(data(adapt), data(plain) / 4);
+  EXPECT_GE(data(adapt), 1000u / 64 * 30);
+  EXPECT_LT(data(adapt), data(capped));
+  EXPECT_GE(data(capped), 1000u / 4 * 30);
+  EXPECT_TRUE(adapt.result.summary.finished_at);
+  EXPECT_EQ(adapt.result.summary.final_total, 320);
+  // Load that keeps appearing on the nodes at random keeps the rate up, and is conserved as
+  // added: the same record on the rounds engine with 1 and 2 threads.
+  const std::vector<std::string> noisy = {"app.iterations=300", "app.detection=true", "workload.kind=dynamic",
+                                          "workload.generation_mean=2", "workload.generation_variance=4", "workload.consumption=2"};
+  const RunRecord busy = app_run(noisy);
+  EXPECT_GT(data(busy), 300u * 30 * 3 / 4);
+  EXPECT_NE(busy.result.summary.final_total, 320);
+  std::vector<std::string> rounds = noisy;
+  rounds.push_back("engine=sync");
+  set_thread_count(1);
+  const RunRecord one = app_run(rounds);
+  set_thread_count(2);
+  const RunRecord two = app_run(rounds);
+  set_thread_count(0);
+  EXPECT_EQ(nlohmann::json(to_json(one)["summary"]).dump(), nlohmann::json(to_json(two)["summary"]).dump());
+  EXPECT_NE(one.result.summary.final_total, 320);
+}
+
+// A node program that adds `delta` to its load at start.
+struct Adder final : Program {
+  double delta = 0;
+  std::string name() const override { return "adder"; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override {
+    struct A final : Agent {
+      double d;
+      explicit A(double delta) : d(delta) {}
+      void start(Context& ctx) override { ctx.add_load(d); }
+    };
+    return std::make_unique<A>(delta);
+  }
+};
+
+TEST(AddLoad, IsBookedAndRefusedBeyondWhatANodeHoldsOrInPartsOfUnits) {
+  const Topology t = make_topology("line:3", 1);
+  for (const std::string engine : {"des", "rounds"}) {
+    Adder add;
+    add.delta = 5;
+    EXPECT_EQ(run_on(engine, t, add, platform_with({1e9}), {1, 2, 3}).summary.final_total, 21) << engine;
+    add.delta = -2;  // node 0 holds 1
+    EXPECT_THROW(run_on(engine, t, add, platform_with({1e9}), {1, 2, 3}), std::logic_error) << engine;
+    add.delta = 0.5;
+    EXPECT_THROW(run_on(engine, t, add, platform_with({1e9}), {1, 2, 3}), std::logic_error) << engine;
+    EXPECT_NO_THROW(run_on(engine, t, add, platform_with({1e9}), {1, 2, 3}, LoadMode::real)) << engine;
+  }
+}
+
 TEST(IterativeApplication, BadParametersAreInputErrors) {
   EXPECT_THROW(app_run({"shaker.kappa=0"}), InputError);
   EXPECT_THROW(app_run({"shaker.kappa=-1"}), InputError);
   EXPECT_THROW(app_run({"app.cost_benefit=sometimes"}), InputError);
   EXPECT_THROW(app_run({"app.k=0"}), InputError);
   EXPECT_THROW(app_run({"app.lb_every=0"}), InputError);
+  EXPECT_THROW(app_run({"app.lb_every=8", "app.lb_every_max=4", "app.detection=true", "workload.kind=dynamic"}), InputError);
+  EXPECT_THROW(app_run({"app.lb_every_max=4"}), InputError);  // static load: nothing to adapt
+  EXPECT_THROW(app_run({"workload.kind=dynamic", "workload.consumption=-1"}), InputError);
   EXPECT_THROW(app_run({"algorithm=fos"}), InputError);
   EXPECT_THROW(app_run({"platform.speed=0"}), InputError);
   EXPECT_THROW(app_run({"load.mode=real", "shaker.kappa=0.1"}), InputError);

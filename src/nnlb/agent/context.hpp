@@ -53,6 +53,11 @@ class Context {
   virtual double load() const = 0;                  // divisible load held
   virtual std::span<const Item> items() const = 0;  // items held (order may change on send)
 
+  // Load the node's own work creates (delta > 0) or consumes (delta < 0, at most load()): a
+  // dynamic load (Xu et al.'s phi, Jeannot & Vernier sec. 3.3.2). Whole units in integer mode. The
+  // engine books it, so that conservation still holds for what moves between nodes.
+  virtual void add_load(double delta) = 0;
+
   // --- messages ---
   // Sends a message to a neighbour. `bytes` is its size on the wire (the engine adds the items'
   // bytes); `cargo.load` (at most load()) and the named items leave this node now and reach

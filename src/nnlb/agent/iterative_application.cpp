@@ -40,7 +40,7 @@ class IterativeAgent final : public Agent {
   void start(Context& ctx) override {
     edges_.assign(ctx.degree(), Edge{});
     negotiation_.start(ctx);
-    if (opt_.detection) detection_.start(ctx);
+    if (opt_.detection) detection_.start(ctx, dynamic());
     if (set_up()) begin_iteration(ctx);
   }
 
@@ -89,10 +89,21 @@ class IterativeAgent final : public Agent {
   // initLBDetecConv and initLB done: the iterations may start (Algorithm 1, left).
   bool set_up() const { return negotiation_.done() && (!opt_.detection || detection_.tree_ready()); }
 
+  bool dynamic() const { return opt_.workload.kind == Workload::Kind::dynamic; }
+
   bool balances_now() const {
-    if (iteration_ % opt_.lb_every != 0) return false;
+    if (iteration_ != next_balance_) return false;
     const auto stop = detection_.stop_step();
     return !stop || static_cast<std::int64_t>(step_) < *stop;
+  }
+
+  // Iterations until the next balancing step, after step t: lb_every, or under a dynamic load
+  // with detection lb_every x 2^level, at most lb_every_max.
+  std::uint64_t interval_after(std::int64_t t) const {
+    std::uint64_t every = opt_.lb_every;
+    if (opt_.detection && dynamic())
+      for (std::uint32_t k = detection_.level_at(t); k > 0 && every < opt_.lb_every_max; --k) every *= 2;
+    return std::min(std::max(every, opt_.lb_every), std::max(opt_.lb_every, opt_.lb_every_max));
   }
 
   void begin_iteration(Context& ctx) {
@@ -166,6 +177,7 @@ class IterativeAgent final : public Agent {
     }
     if (exchanged) last_exchange_ = static_cast<std::int64_t>(step_);
     if (opt_.detection) detection_.after_step(ctx, static_cast<std::int64_t>(step_), last_exchange_);  // LBDetecConv
+    next_balance_ = iteration_ + interval_after(static_cast<std::int64_t>(step_));
     ++step_;
     phase_ = Phase::post;
     if (received > 0 && opt_.post_cost > 0) ctx.set_timer(opt_.post_cost * received, integrated_after_post);
@@ -186,6 +198,7 @@ class IterativeAgent final : public Agent {
     double& previous = balanced_iteration_ ? last_balanced_time_ : last_plain_time_;
     if (opt_.cost_benefit == CostBenefit::adaptive && previous >= 0 && took > previous) k_ /= 2;
     previous = took;
+    if (dynamic()) ctx.add_load(opt_.workload.change(ctx.load(), ctx.rng(), ctx.integer_load()));
     ++iteration_;
     begin_iteration(ctx);
   }
@@ -195,7 +208,7 @@ class IterativeAgent final : public Agent {
   SpanningTreeDetection detection_;
   std::vector<Edge> edges_;
   Phase phase_ = Phase::setup;
-  std::uint64_t iteration_ = 0, step_ = 0;
+  std::uint64_t iteration_ = 0, step_ = 0, next_balance_ = 0;
   std::int64_t last_exchange_ = -1;
   double k_, iteration_start_ = 0, last_balanced_time_ = -1, last_plain_time_ = -1;
   bool balanced_iteration_ = false;

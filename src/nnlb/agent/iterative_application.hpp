@@ -7,10 +7,16 @@
 // sendRecvLoad (one transfer message per edge, possibly empty), LBDetecConv (sec. 3.3.2) — and the
 // application's job, computing w_i * work_per_unit / C_i seconds. Balancing steps synchronize
 // neighbours; the run's time is when the last node ends its last iteration.
+//
+// Static load: the detection stops balancing. Dynamic load (a Workload applied after every
+// iteration): the detection runs continuously and sets how often the nodes balance, every
+// lb_every x 2^level iterations (at most lb_every_max), the level rising with each globally quiet
+// phase and falling to 0 when load moves again (sec. 3.3.2, last paragraph).
 #include <cstdint>
 #include <string>
 
 #include "nnlb/agent/agent.hpp"
+#include "nnlb/model/workload.hpp"
 
 namespace nnlb {
 
@@ -32,6 +38,8 @@ struct IterativeApplicationOptions {
   bool detection = false;          // stop balancing when the spanning tree detects convergence
   bool mr_self = false;            // M_r with the self term
   double shaker_kappa = 0;         // 0: no shaker
+  Workload workload;               // load created and consumed by each iteration (fixed: none)
+  std::uint64_t lb_every_max = 64; // dynamic load with detection: the longest interval between steps
 };
 
 class IterativeApplication final : public Program {

@@ -76,6 +76,13 @@ class Ledger {
   bool sorted_ = true;
 };
 
+// Checks a node program's Context::add_load(delta) against what node `node` holds (`load`).
+inline void check_add_load(double delta, double load, bool integer, NodeId node) {
+  if (!std::isfinite(delta) || delta < -load || (integer && delta != std::floor(delta)))
+    throw std::logic_error("node " + std::to_string(node) + ": add_load(" + std::to_string(delta) + ") with " + std::to_string(load) +
+                           " held" + (integer ? " (integer mode: whole units)" : ""));
+}
+
 // Whether `coloring` colours every slot of a graph with `slots` slots; throws InputError when the
 // program needs a colouring and has none.
 inline bool usable_coloring(const Program& program, const EdgeColoring* coloring, std::uint64_t slots) {

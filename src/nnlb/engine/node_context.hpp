@@ -34,6 +34,7 @@ class NodeContext final : public Context {
     else
       Context::send_each(channel, tag, values, bytes);
   }
+  void add_load(double delta) override { run_.add_load(node_, lane_, delta); }
   std::span<const Message> take(Channel channel) override { return run_.take(node_, lane_, channel); }
   std::span<const Item> taken_items() const override { return run_.taken_items(lane_); }
   void set_timer(double delay, std::uint32_t tag) override { run_.set_timer(node_, delay, tag); }

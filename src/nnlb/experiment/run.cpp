@@ -45,6 +45,20 @@ void require(bool ok, const Scenario& s, const std::string& key, const std::stri
   if (!ok) throw InputError(s.source(), key, problem);
 }
 
+// Xu et al.'s phi from the workload.* keys (Kind::fixed when static).
+Workload workload(const Scenario& s) {
+  Workload w;
+  if (s.text("workload.kind") != "dynamic") return w;
+  w.kind = Workload::Kind::dynamic;
+  w.generation_mean = s.number("workload.generation_mean");
+  const double var = s.number("workload.generation_variance");
+  require(var >= 0, s, "workload.generation_variance", "must be >= 0");
+  w.generation_stddev = std::sqrt(var);
+  w.consumption = s.number("workload.consumption");
+  require(w.consumption >= 0, s, "workload.consumption", "must be >= 0");
+  return w;
+}
+
 SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   SyncOptions o;
   o.port = s.text("port") == "one" ? PortModel::one : PortModel::all;
@@ -55,15 +69,7 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
     o.invocation.high = s.number("threshold.high");
     require(o.invocation.low <= o.invocation.high, s, "threshold.low", "must not exceed threshold.high");
   }
-  if (s.text("workload.kind") == "dynamic") {
-    o.workload.kind = Workload::Kind::dynamic;
-    o.workload.generation_mean = s.number("workload.generation_mean");
-    const double var = s.number("workload.generation_variance");
-    require(var >= 0, s, "workload.generation_variance", "must be >= 0");
-    o.workload.generation_stddev = std::sqrt(var);
-    o.workload.consumption = s.number("workload.consumption");
-    require(o.workload.consumption >= 0, s, "workload.consumption", "must be >= 0");
-  }
+  o.workload = workload(s);
   o.stop.max_steps = static_cast<std::uint64_t>(s.integer("stop.steps"));
   o.stop.imbalance = s.optional_number("stop.imbalance");
   o.stop.spread = s.optional_number("stop.spread");
@@ -96,6 +102,12 @@ IterativeApplicationOptions application_options(const Scenario& s, const BuiltPo
                                         : CostBenefit::off;
   for (const auto& [name, value] : built.parameters)
     if (name == "kappa") o.shaker_kappa = value;
+  o.workload = workload(s);
+  o.lb_every_max = static_cast<std::uint64_t>(s.integer("app.lb_every_max"));
+  const bool adapts = o.detection && o.workload.kind == Workload::Kind::dynamic;
+  require(!adapts || o.lb_every_max >= o.lb_every, s, "app.lb_every_max", "must be >= app.lb_every");
+  require(adapts || s.is_default("app.lb_every_max"), s, "app.lb_every_max",
+          "applies only with app.detection = true and workload.kind = \"dynamic\"");
   require(o.iterations >= 1, s, "app.iterations", "must be >= 1");
   require(o.lb_every >= 1, s, "app.lb_every", "must be >= 1");
   require(o.work_per_unit > 0, s, "app.work_per_unit", "must be > 0");
@@ -185,7 +197,9 @@ void check_engine_keys(const Scenario& s) {
   const std::string engine = s.text("engine");
   for (const auto& key : scenario_keys()) {
     const bool des_key = key.name.starts_with("des.") || key.name == "stop.band" || key.name == "stop.time";
-    const bool sync_key = std::find(sync_only.begin(), sync_only.end(), key.name) != sync_only.end();
+    // The iterative application applies the workload itself, on any engine.
+    const bool app_workload = key.name.starts_with("workload.") && s.text("agent") == "iterative";
+    const bool sync_key = !app_workload && std::find(sync_only.begin(), sync_only.end(), key.name) != sync_only.end();
     const std::string owner = des_key ? "des" : "sync";
     if ((des_key || sync_key) && engine != owner && s.get(key.name) != key.default_value)
       throw InputError(s.source(), key.name, "is read by the " + owner + " engine only, and this run uses engine '" + engine + "'");
@@ -214,6 +228,7 @@ void check_dependent_keys(const Scenario& s) {
       {"app.cost_benefit", "agent", "iterative"},
       {"app.k", "agent", "iterative"},
       {"app.detection", "agent", "iterative"},
+      {"app.lb_every_max", "agent", "iterative"},
   };
   for (const Dependent& d : dependents) {
     const auto& keys = scenario_keys();

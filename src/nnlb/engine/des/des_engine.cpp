@@ -250,6 +250,12 @@ class DesRun {
     queue_.push(now_ + delay, first_timer + tag, i);
   }
 
+  void add_load(NodeId i, std::size_t, double delta) {
+    check_add_load(delta, nodes_[i].load, integer_, i);
+    nodes_[i].load += delta;
+    ledger_.add(delta);
+  }
+
   void detected(NodeId) {
     if (!detected_) detected_at_ = now_;
     detected_ = true;

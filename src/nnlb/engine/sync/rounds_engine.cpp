@@ -39,6 +39,7 @@ struct RoundNode : Holdings {
 // Per worker: what its nodes sent this round, and scratch for their Context calls.
 struct Lane {
   std::vector<Posted> outbox;
+  double added = 0;  // Context::add_load by the lane's nodes in this round
   std::vector<Message> taken;
   std::vector<Item> taken_items;
   std::vector<NeighborInfo> neighbors;
@@ -70,6 +71,7 @@ class RoundsRun {
       ctx.bind(i);
       nodes_[i].agent->start(ctx);
     });
+    book_added();
     LoadStats st = sample(r, true);
     r.summary.initial_total = ledger_.total();
     r.summary.initial_imbalance = st.imbalance;
@@ -95,6 +97,7 @@ class RoundsRun {
       ++round_;
       deliver();
       each_node([&](NodeId i, NodeContext<RoundsRun>& ctx) { act(i, ctx); });
+      book_added();
       st = sample(r, opt_.series_every > 0 && round_ % opt_.series_every == 0);
     }
     if (r.series.back().round != round_) sample(r, true);
@@ -177,6 +180,12 @@ class RoundsRun {
     nodes_[i].timers.push_back({round_ + rounds, tag});
   }
 
+  void add_load(NodeId i, std::size_t lane, double delta) {
+    check_add_load(delta, nodes_[i].load, integer_, i);
+    nodes_[i].load += delta;
+    lanes_[lane].added += delta;
+  }
+
   void detected(NodeId) {
     std::lock_guard lock(detect_mutex_);
     if (!detected_at_) detected_at_ = static_cast<double>(round_);
@@ -252,6 +261,11 @@ class RoundsRun {
       if (!(std::abs(nodes_[i].held() - target) <= opt_.band * target)) return false;
     }
     return true;
+  }
+
+  // Books the load the nodes' work added, lane by lane in order (the same sum for any thread count).
+  void book_added() {
+    for (Lane& lane : lanes_) ledger_.add(lane.added), lane.added = 0;
   }
 
   bool quiet() const {

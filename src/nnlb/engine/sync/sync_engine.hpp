@@ -15,6 +15,7 @@
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/port.hpp"
 #include "nnlb/model/topology.hpp"
+#include "nnlb/model/workload.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {
@@ -25,13 +26,6 @@ struct Invocation {
   double low = 200, high = 800;  // threshold: a node invokes when its load leaves [low, high]
 };
 
-// Load generated and consumed per node per step, phi in Eq. 1 (zero when static).
-struct Workload {
-  enum class Kind { fixed, dynamic } kind = Kind::fixed;
-  double generation_mean = 100;
-  double generation_stddev = 5.477225575051661;  // variance 30
-  double consumption = 100;                      // consumed per step, at most what the node holds
-};
 
 struct StopRule {
   std::uint64_t max_steps = 10000;
