@@ -4,6 +4,8 @@ jeannot2006/fig2 and jeannot2006/dsl.
 
 usage: tools/jeannot_claims.py results/reproductions/jeannot2006/fig2/fig2.jsonl \
                                results/reproductions/jeannot2006/dsl/dsl.jsonl
+       tools/jeannot_claims.py --fig6 results/reproductions/jeannot2006/fig6/fig6.jsonl
+       tools/jeannot_claims.py --fig6 results/reproductions/jeannot2006/fig6-data/fig6-data.jsonl
 
 Gain = (T1 - T2) / T1 with T1 the run time of plain FOS (Algo 1) at the same w* and number of
 balancing steps, T2 the system's (paper, sec. 4.2.1); the sequential time is 64 w* units x
@@ -71,7 +73,49 @@ def opt1(w, iterations, unit=1e-3, lat=0.04, bw=1.25e5, bytes_per_unit=1250):
     return best[0]
 
 
+def fig6(path):
+    """Fig. 6: per granularity, min / average / max over the runs of the gain of each system over
+    classical FOS with the same seed, and what the systems end with."""
+    every = defaultdict(lambda: defaultdict(dict))  # description (the data per unit) -> runs
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            s = r["scenario"]
+            every[s["description"]][(s["app.work_per_unit"], r["seed"])][s["name"]] = r["summary"]
+    for description, runs in sorted(every.items()):
+        if description:
+            print(f"\n# {description}")
+        fig6_tables(runs)
+
+
+def fig6_tables(runs):
+    units = sorted({u for u, _ in runs}, reverse=True)
+    names = sorted({n for v in runs.values() for n in v if n != "FOS"})
+    print("## Fig. 6: gain (T1 - T2) / T1 over classical FOS, min / average / max over the runs")
+    print("| granularity (flop per unit) | units | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 2) + "|")
+    for u in units:
+        cells = []
+        for n in names:
+            g = [(v["FOS"]["finished_at"] - v[n]["finished_at"]) / v["FOS"]["finished_at"]
+                 for (unit, _), v in runs.items() if unit == u]
+            cells.append(f"{min(g):+.3f} / {sum(g) / len(g):+.3f} / {max(g):+.3f}")
+        print(f"| {u:g} | {615e8 / u:g} | " + " | ".join(cells) + " |")
+    print("\n## Fig. 6: at the end (first run): max - min load, load moved, balancing messages")
+    print("| granularity | system | run time (s) | spread | moved | data messages | control messages |")
+    print("|---|---|---|---|---|---|---|")
+    for u in units:
+        seed = min(s for unit, s in runs if unit == u)
+        for n in ["FOS"] + names:
+            v = runs[(u, seed)][n]
+            print(f"| {u:g} | {n} | {v['finished_at']:.1f} | {v['final_spread']:g} | {v['load_moved']:g} | "
+                  f"{v['data_messages']} | {v['control_messages']} |")
+
+
 def main():
+    if sys.argv[1] == "--fig6":
+        fig6(sys.argv[2])
+        return
     lan, dsl = load(sys.argv[1]), load(sys.argv[2])
     print("## LAN (Fig. 2), 1 ms per unit")
     gains(lan)
