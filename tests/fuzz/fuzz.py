@@ -36,6 +36,8 @@ KINDS = {
     "graph-metis": (".graph", ["run", "--set", "topology=file:{CASE}", "--set", "stop.steps=20", "--out", "{OUT}/r.json"]),
     "load": (".txt", ["run", "--set", "topology=ring:8", "--set", "load.init=file:{CASE}", "--set", "stop.steps=20",
                       "--out", "{OUT}/r.json"]),
+    "platform": (".txt", ["run", "--set", "topology=mesh:4x4", "--set", "engine=des", "--set", "agent=rounds", "--set",
+                          "algorithm=mr", "--set", "platform.file={CASE}", "--set", "stop.time=2", "--out", "{OUT}/r.json"]),
     "plot": (".jsonl", ["plot", "{CASE}", "--kind", "series", "--x", "steps", "--y", "imbalance", "--out", "{OUT}/p.png"]),
 }
 
