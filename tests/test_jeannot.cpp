@@ -422,6 +422,7 @@ TEST(IterativeApplication, DetectionStopsBalancingAndEveryNodeFinishes) {
   ASSERT_TRUE(detect.result.summary.timing && plain.result.summary.timing);
   EXPECT_LT(detect.result.summary.timing->control_messages, plain.result.summary.timing->control_messages / 4);
   EXPECT_EQ(detect.result.summary.final_total, 320);
+  EXPECT_DOUBLE_EQ(to_json(detect)["summary"]["time_per_iteration"].get<double>(), *detect.result.summary.finished_at / 1000);
 }
 
 TEST(IterativeApplication, CostBenefitKeepsLoadHomeOnASlowNetwork) {

@@ -448,12 +448,16 @@ json to_json(const RunRecord& r) {
     series["mean"].push_back(p.mean);
     series["moved"].push_back(p.moved);
   }
+  json summary = summary_json(r.result.summary);
+  // The iterative application's time per iteration (Jeannot & Vernier sec. 4.2).
+  if (r.result.summary.finished_at && r.scenario.value("agent", "") == "iterative")
+    summary["time_per_iteration"] = *r.result.summary.finished_at / r.scenario["app.iterations"].get<double>();
   json j = {{"nnlb_version", version},
             {"seed", r.seed},
             {"scenario", r.scenario},
             {"topology", r.topology},
             {"parameters", r.parameters},
-            {"summary", summary_json(r.result.summary)},
+            {"summary", std::move(summary)},
             {"series", series}};
   if (!r.result.final_load.empty()) j["final_load"] = r.result.final_load;
   if (!r.result.load_history.steps.empty())
