@@ -68,7 +68,9 @@ TEST(RelativeSpeed, MatrixIsStochasticAndReversibleWithRespectToSpeed) {
           row += m.out[s];
         }
         EXPECT_LE(row, 1 + 1e-12) << spec;  // the diagonal 1 - row is >= 0
-        if (self) EXPECT_LT(row, 1) << spec;  // ... and > 0 with the self term
+        if (self) {
+          EXPECT_LT(row, 1) << spec;  // ... and > 0 with the self term
+        }
       }
     }
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <string_view>
 
 #include "nnlb/agent/message.hpp"
 #include "nnlb/model/graph.hpp"
@@ -77,6 +78,14 @@ class Context {
   // Items of the messages last taken, in message order (message k's are the next item_count).
   virtual std::span<const Item> taken_items() const = 0;
 
+  // --- work ---
+  // Executes item `item` (an index into items()) on this node: the item leaves items() now, and
+  // when its work is done (weight seconds on a node of reference_speed, at this node's available
+  // speed: platform speed and background load in simulation, a real computation on real
+  // machines) it is complete, counted once for the run, and Agent::timer(tag) is called. A node
+  // executes one item at a time.
+  virtual void execute(std::uint32_t item, std::uint32_t tag) = 0;
+
   // --- time ---
   // Calls Agent::timer(tag) after `delay` (>= 0; the synchronous engine rounds up to whole
   // rounds, at least one).
@@ -88,6 +97,9 @@ class Context {
   // This node's program has ended (an application's last iteration is done); the run reports
   // when the last node finished.
   virtual void finished() = 0;
+  // A named result of the program for the run's record (a phase's end, an algorithm chosen); a
+  // later note of the same name replaces it.
+  virtual void note(std::string_view name, double value) = 0;
 };
 
 }  // namespace nnlb

@@ -2,6 +2,7 @@
 // What every engine returns: a per-step (or per-sample) series and a summary. The experiment
 // layer turns it into the JSON result record (docs/result-schema.md).
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,14 @@ struct TimeMetrics {
   std::uint64_t control_messages = 0, data_messages = 0, events = 0;
 };
 
+// Node programs that execute items (Context::execute): tasks completed, when the last one was,
+// and each node's time spent executing.
+struct WorkMetrics {
+  std::uint64_t completed = 0;
+  double last_completion = 0;
+  std::vector<double> busy;  // per node
+};
+
 struct RunSummary {
   std::string stop_reason;                     // "imbalance", "spread", "quiescent", "steps", "time", "balanced", "detected"
   bool balanced = false;                       // the imbalance/spread target was reached
@@ -52,6 +61,8 @@ struct RunSummary {
   // When the last node's program finished (Context::finished), if every node did.
   std::optional<double> finished_at;
   std::uint64_t nodes_with_load = 0;           // nodes holding load at the end ("processors used")
+  std::optional<WorkMetrics> work;             // when items were executed
+  std::map<std::string, double> notes;         // Context::note
 };
 
 // Every node's load at sampled moments, for heat maps of load over nodes and time.

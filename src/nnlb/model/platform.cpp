@@ -122,8 +122,12 @@ const std::vector<std::string>& platform_presets() {
 
 Platform preset_platform(std::string_view name, const Graph& g) {
   Platform p;
-  if (name == "lan") return Platform{{1e9}, {1.5e-4}, {100 * megabit}};
-  if (name == "dsl") return Platform{{1e9}, {0.04}, {1 * megabit}};
+  p.speed = {1e9};
+  if (name == "lan" || name == "dsl") {
+    p.latency = {name == "lan" ? 1.5e-4 : 0.04};
+    p.bandwidth = {name == "lan" ? 100 * megabit : 1 * megabit};
+    return p;
+  }
   if (name != "two-cluster") {
     std::string known;
     for (const auto& n : platform_presets()) known += (known.empty() ? "" : ", ") + n;

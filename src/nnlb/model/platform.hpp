@@ -7,14 +7,20 @@
 #include <string_view>
 #include <vector>
 
+#include "nnlb/model/background.hpp"
 #include "nnlb/model/graph.hpp"
 
 namespace nnlb {
+
+// The speed that `platform.speed` defaults to: an item's work (Context::execute) is measured in
+// seconds on a node of this speed.
+inline constexpr double reference_speed = 1e9;
 
 struct Platform {
   std::vector<double> speed;      // per node
   std::vector<double> latency;    // per directed slot, or one value for all links
   std::vector<double> bandwidth;  // per directed slot, or one value for all links
+  Background background;          // the fraction of each node's speed left to the run, over time
 
   double node_speed(NodeId i) const { return speed.size() == 1 ? speed[0] : speed[i]; }
   double link_latency(Slot s) const { return latency.size() == 1 ? latency[0] : latency[s]; }

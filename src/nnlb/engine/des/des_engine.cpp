@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
+#include "nnlb/engine/execution.hpp"
 #include "nnlb/engine/holdings.hpp"
 #include "nnlb/engine/ledger.hpp"
 #include "nnlb/engine/node_context.hpp"
+#include "nnlb/model/platform.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -18,7 +21,7 @@ namespace nnlb {
 namespace {
 
 // Event kinds; timers encode their tag as first_timer + tag.
-enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, first_timer };
+enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, executed_event, first_timer };
 
 // The sending end of a link: the wire towards the peer and the peer's port of the link. 32
 // bytes, read on every send.
@@ -74,6 +77,7 @@ struct Mailboxes {
 
 struct NodeState : Holdings {
   std::unique_ptr<Agent> agent;
+  Execution execution;  // the item in hand (Context::execute)
   Ports ports;
   bool alive = true;
   bool in_band = false;
@@ -151,6 +155,8 @@ class DesRun {
         if (nodes_[e.target].alive) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
       } else if (e.kind == arrival_event) {
         arrive(e.target);
+      } else if (e.kind == executed_event) {
+        executed(e.target);
       } else if (e.kind == sample_event) {
         const LoadStats st = sample(r, opt_.record_series);
         if (opt_.spread && st.max - st.min <= *opt_.spread) {
@@ -256,6 +262,16 @@ class DesRun {
     ledger_.add(delta);
   }
 
+  void execute(NodeId i, std::uint32_t item, std::uint32_t tag) {
+    NodeState& n = nodes_[i];
+    const double seconds = item < n.items.size() ? n.items[item].weight * reference_speed / speed(i) : 0.0;
+    n.execution.begin(n, item, tag, now_, platform_.background.finish(i, now_, seconds) - now_, i);
+    executing_ = true;
+    queue_.push(n.execution.ends, executed_event, i);
+  }
+
+  void note(std::string_view name, double value) { notes_[std::string(name)] = value; }
+
   void detected(NodeId) {
     if (!detected_) detected_at_ = now_;
     detected_ = true;
@@ -266,6 +282,14 @@ class DesRun {
   }
 
  private:
+  // Node i's item in hand is done: complete it, then its program hears.
+  void executed(NodeId i) {
+    NodeState& n = nodes_[i];
+    if (!n.alive || !n.execution.item || n.execution.ends != now_) return;  // it left meanwhile
+    completions_.complete(n.execution, now_);
+    call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
+  }
+
   // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
   template <class F>
   void call(NodeId i, F&& handler) {
@@ -421,6 +445,8 @@ class DesRun {
     NodeState& n = nodes_[i];
     if (n.ports.size() == 0 && alive_ > 1) throw InputError({}, "changes", "node " + std::to_string(i) + " has no neighbour to hand its load to");
     call(i, [&](Agent& a) { a.leaving(ctx_); });
+    // The item in hand is given up unfinished and handed over with the rest.
+    if (n.execution.item) n.add(*n.execution.item), n.execution.item.reset();
     hand_over(i);
     // Messages waiting in its mailboxes go back to their senders.
     for (auto& box : mailboxes_[i].box) {
@@ -591,7 +617,9 @@ class DesRun {
     for (const NodeState& n : nodes_) {
       c.load += n.load;
       for (const Item& it : n.items) c.items.push_back(it.id);
+      if (n.execution.item) c.items.push_back(n.execution.item->id);
     }
+    c.items.insert(c.items.end(), completions_.ids.begin(), completions_.ids.end());
     auto on_wire = [&](const Wire& w) {
       c.load += w.msg.load;
       if (w.items != no_items)
@@ -616,6 +644,14 @@ class DesRun {
     sum.load_moved = moved_;
     if (detected_) sum.detected_at = detected_at_;
     if (finished_ >= alive_) sum.finished_at = finished_at_;
+    if (executing_) {
+      WorkMetrics w;
+      w.completed = completions_.ids.size();
+      w.last_completion = completions_.last;
+      for (const NodeState& n : nodes_) w.busy.push_back(n.execution.busy);
+      sum.work = std::move(w);
+    }
+    sum.notes = notes_;
     for (const NodeState& n : nodes_) sum.nodes_with_load += n.alive && n.held() > 0;
     TimeMetrics tm;
     tm.time = now_;
@@ -667,6 +703,9 @@ class DesRun {
   NodeId finished_ = 0;
   NodeId in_band_ = 0, alive_ = 0;
   bool relative_ = false;   // speeds differ: targets relative to speed
+  bool executing_ = false;  // a node executed an item (Context::execute)
+  Completions completions_;
+  std::map<std::string, double> notes_;
   double live_speed_ = 0;   // sum of the live nodes' speeds
   std::uint32_t next_change_ = 0;
   bool detected_ = false;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "nnlb/engine/execution.hpp"
 #include "nnlb/engine/holdings.hpp"
 #include "nnlb/engine/ledger.hpp"
 #include "nnlb/engine/node_context.hpp"
@@ -27,10 +29,12 @@ struct Posted {
 struct Timer {
   std::uint64_t round;
   std::uint32_t tag;
+  bool executed = false;  // the end of the item in hand (Context::execute)
 };
 
 struct RoundNode : Holdings {
   std::unique_ptr<Agent> agent;
+  Execution execution;
   std::vector<Posted> inbox[channel_count];  // arrived, not yet taken
   std::vector<Timer> timers;                 // in the order they were set
   std::uint32_t fresh[channel_count] = {};   // arrived this round: Agent::arrived still to call
@@ -40,6 +44,7 @@ struct RoundNode : Holdings {
 struct Lane {
   std::vector<Posted> outbox;
   double added = 0;  // Context::add_load by the lane's nodes in this round
+  Completions completed;  // items the lane's nodes completed
   std::vector<Message> taken;
   std::vector<Item> taken_items;
   std::vector<NeighborInfo> neighbors;
@@ -112,6 +117,15 @@ class RoundsRun {
     sum.load_moved = moved();
     sum.detected_at = detected_at_;
     if (finished_ == nodes_.size()) sum.finished_at = finished_at_;
+    const bool executed = std::any_of(nodes_.begin(), nodes_.end(), [](const RoundNode& n) { return n.execution.item || n.execution.busy > 0; }) ||
+                          std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return !l.completed.ids.empty(); });
+    if (executed) {
+      WorkMetrics work;
+      for (const Lane& lane : lanes_) work.completed += lane.completed.ids.size(), work.last_completion = std::max(work.last_completion, lane.completed.last);
+      for (const RoundNode& n : nodes_) work.busy.push_back(n.execution.busy);
+      sum.work = std::move(work);
+    }
+    sum.notes = notes_;
     for (const RoundNode& n : nodes_) sum.nodes_with_load += n.held() > 0;
     if (opt_.record_final_load)
       for (const RoundNode& n : nodes_) r.final_load.push_back(n.held());
@@ -186,6 +200,20 @@ class RoundsRun {
     lanes_[lane].added += delta;
   }
 
+  // An item takes its work at the node's speed, rounded up to whole rounds (at least one).
+  void execute(NodeId i, std::uint32_t item, std::uint32_t tag) {
+    RoundNode& n = nodes_[i];
+    const double seconds = item < n.items.size() ? n.items[item].weight * reference_speed / platform_.node_speed(i) : 0.0;
+    const double rounds = std::max(1.0, std::ceil(platform_.background.finish(i, now(), seconds) - now()));
+    n.execution.begin(n, item, tag, now(), rounds, i);
+    n.timers.push_back({round_ + static_cast<std::uint64_t>(rounds), tag, true});
+  }
+
+  void note(std::string_view name, double value) {
+    std::lock_guard lock(detect_mutex_);
+    notes_[std::string(name)] = value;
+  }
+
   void detected(NodeId) {
     std::lock_guard lock(detect_mutex_);
     if (!detected_at_) detected_at_ = static_cast<double>(round_);
@@ -249,8 +277,13 @@ class RoundsRun {
     if (n.timers.empty()) return;
     std::vector<Timer> due;
     std::erase_if(n.timers, [&](const Timer& t) { return t.round <= round_ && (due.push_back(t), true); });
-    for (const Timer& t : due) n.agent->timer(ctx, t.tag);
+    for (const Timer& t : due) {
+      if (t.executed) lanes_[lane_of(i)].completed.complete(n.execution, static_cast<double>(round_));
+      n.agent->timer(ctx, t.tag);
+    }
   }
+
+  static std::size_t lane_of(NodeId i) { return i / reduction_block; }
 
   // Every node within band * target of its target: the mean, or its share of the total relative to
   // speed (the discrete-event engine's oracle).
@@ -281,11 +314,13 @@ class RoundsRun {
   LoadStats sample(RunResult& r, bool keep) {
     std::vector<double> w(nodes_.size());
     Ledger::Count c;
+    for (const Lane& lane : lanes_) c.items.insert(c.items.end(), lane.completed.ids.begin(), lane.completed.ids.end());
     for (NodeId i = 0; i < nodes_.size(); ++i) {
       const RoundNode& n = nodes_[i];
       w[i] = n.held();
       c.load += n.load;
       for (const Item& it : n.items) c.items.push_back(it.id);
+      if (n.execution.item) c.items.push_back(n.execution.item->id);
       for (const auto& box : n.inbox)
         for (const Posted& p : box) count(p, c);
     }
@@ -321,6 +356,7 @@ class RoundsRun {
   std::vector<std::unique_ptr<NodeContext<RoundsRun>>> contexts_;
   Ledger ledger_;
   std::mutex detect_mutex_;
+  std::map<std::string, double> notes_;
   std::optional<double> detected_at_;
   double finished_at_ = 0;
   std::size_t finished_ = 0;
