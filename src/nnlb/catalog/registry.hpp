@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "nnlb/agent/agent.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/policy/policy.hpp"
 
@@ -39,6 +40,9 @@ struct PolicySpec {
 
 struct BuiltPolicy {
   std::unique_ptr<Policy> policy;
+  // Or a node program of its own, for algorithms that are not a rule over a local view (task
+  // scheduling: Filipović & Krstajić's DD, MS, CA).
+  std::shared_ptr<const Program> program;
   // Resolved parameters, for the result record: {"alpha", 0.2}, {"lambda", 0.5}, ...
   std::vector<std::pair<std::string, double>> parameters;
 };

@@ -12,6 +12,7 @@
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/rounds_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
+#include "nnlb/experiment/task_run.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
@@ -236,6 +237,9 @@ void check_dependent_keys(const Scenario& s) {
     if (s.get(d.key) != info->default_value && s.text(d.on) != d.value)
       throw InputError(s.source(), d.key, std::string("applies only with ") + d.on + " = \"" + d.value + "\"");
   }
+  for (const char* key : {"tasks.init", "tasks.cores", "tasks.latency", "tasks.background"})
+    if (!s.is_default(key) && !is_task_algorithm(s.text("algorithm")))
+      throw InputError(s.source(), key, "applies only to task scheduling (algorithm = \"dd\", \"ms\" or \"ca\")");
   if (s.is_set("des.comp_comm_ratio") && s.number("des.flops_per_unit") != 1e5)
     throw InputError(s.source(), "des.comp_comm_ratio", "sets des.flops_per_unit, which is set too: keep one of them");
 }
@@ -281,6 +285,8 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   }
   if (s.text("platform.preset") != "none" || s.is_set("platform.file"))
     m.add("platform", "topology", smaller, 2 * sizeof(double) * size.slots() + sizeof(double) * size.nodes);  // per-slot links, speeds
+  if (is_task_algorithm(s.text("algorithm")))
+    m.add("tasks", "tasks.init", "run fewer tasks", 160 * task_count_bound(s));  // held, in the recounts, completed
   const EngineCost cost = des ? des_cost : sync_cost;
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   double samples = 0;
@@ -308,17 +314,22 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   if (s.text("engine") == "des") check_des_periods(s);
   const RunSeeds seeds(seed);
   PreparedRun p;
-  const TopologySpec spec = located(s, "topology", [&] { return parse_topology(s.text("topology"), s.base_dir()); });
+  const bool tasks = is_task_algorithm(s.text("algorithm"));
+  const std::string topology = tasks ? task_topology(s) : s.text("topology");
+  const TopologySpec spec = located(s, tasks ? "tasks.cores" : "topology", [&] { return parse_topology(topology, s.base_dir()); });
   check_memory(run_memory(s, topology_size(spec), use), s.source(), use.side_by_side);
   p.topology = located(s, "topology", [&] { return build_topology(spec, seeds.topology); });
   const NodeId n = p.topology.graph.num_nodes();
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
-  p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
+  if (!tasks)
+    p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
   p.platform = make_platform(s, p.topology.graph, seeds.platform);
+  if (tasks) prepare_tasks(s, p, seed);
   PolicySpec policy{s.text("algorithm"), {}, p.platform.speed};
   for (const PolicyKey& key : policy_catalog().keys())
     if (s.is_set(key.name)) policy.values[key.name] = s.text(key.name);
   p.policy = located(s, "", [&] { return make_policy(policy, p.topology); });
+  if (p.policy.program) return p;
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
   require((!s.is_set("shaker.kappa") && !s.is_set("shaker.p")) || p.mode == LoadMode::integer, s, "shaker.kappa",
@@ -350,6 +361,11 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   for (const auto& [k, v] : built.parameters) rec.parameters[k] = v;
 
   const std::string engine = s.text("engine");
+  if (built.program) {
+    rec.result = run_tasks(s, prepared, seeds.engine);
+    rec.summary_extra = task_summary(prepared, rec.result.summary);
+    return rec;
+  }
   if (engine == "sync") {
     // The engine's synchronous steps are the rounds program with exact views, taken directly
     // (tests/test_agent_layer.cpp checks they give the same loads).
@@ -449,6 +465,7 @@ json to_json(const RunRecord& r) {
     series["moved"].push_back(p.moved);
   }
   json summary = summary_json(r.result.summary);
+  summary.update(r.summary_extra);
   // The iterative application's time per iteration (Jeannot & Vernier sec. 4.2).
   if (r.result.summary.finished_at && r.scenario.value("agent", "") == "iterative")
     summary["time_per_iteration"] = *r.result.summary.finished_at / r.scenario["app.iterations"].get<double>();

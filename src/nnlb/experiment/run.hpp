@@ -26,6 +26,7 @@ struct PreparedRun {
   Topology topology;
   LoadMode mode = LoadMode::real;
   std::vector<double> initial;
+  std::vector<std::vector<Item>> items;  // per node (task scheduling: the tasks), or empty
   BuiltPolicy policy;
   Platform platform;
 };
@@ -44,6 +45,7 @@ PreparedRun prepare_run(const Scenario& scenario, std::uint64_t seed, const Memo
 
 struct RunRecord {
   nlohmann::json scenario;    // every key as run
+  nlohmann::json summary_extra = nlohmann::json::object();  // summary entries of a run kind (task scheduling)
   std::uint64_t seed = 0;
   nlohmann::json topology;    // {"spec", "nodes", "edges", "max_degree", "min_degree", "dims"}
   nlohmann::json parameters;  // resolved policy parameters: {"alpha": 0.2}

@@ -83,6 +83,14 @@ double Background::fraction(NodeId i, double t) const {
   return 1;
 }
 
+double Background::least_fraction(NodeId i) const {
+  if (kind_ == Kind::random) return lo_;
+  if (kind_ == Kind::none) return 1;
+  double least = 1;
+  for (const Change& c : changes_[i]) least = std::min(least, c.fraction);
+  return least;
+}
+
 double Background::finish(NodeId i, double start, double seconds) const {
   if (kind_ == Kind::none) return start + seconds;
   double t = start, left = seconds;

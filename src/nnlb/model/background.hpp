@@ -21,6 +21,8 @@ class Background {
   bool none() const { return kind_ == Kind::none; }
   // The fraction of node i's speed free at time t.
   double fraction(NodeId i, double t) const;
+  // The least fraction node i ever has.
+  double least_fraction(NodeId i) const;
   // When work that takes `seconds` at full speed, started at `start` on node i, is done.
   double finish(NodeId i, double start, double seconds) const;
 

@@ -1,0 +1,164 @@
+#include "nnlb/experiment/task_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+
+#include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/model/background.hpp"
+#include "nnlb/model/tasks.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/parse.hpp"
+#include "nnlb/util/rng.hpp"
+
+namespace nnlb {
+
+using nlohmann::json;
+
+namespace {
+
+void require(bool ok, const Scenario& s, const std::string& key, const std::string& problem) {
+  if (!ok) throw InputError(s.source(), key, problem);
+}
+
+constexpr std::int64_t max_cores = 4096;
+
+// The makespan no schedule can beat: all work spread over all speed, or the longest task on the
+// fastest core (seconds; work is in seconds at the reference speed).
+double lower_bound(const PreparedRun& p) {
+  double work = 0, longest = 0, speed = 0, fastest = 0;
+  for (const auto& items : p.items)
+    for (const Item& it : items) work += it.weight, longest = std::max(longest, it.weight);
+  for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) {
+    const double c = p.platform.node_speed(i) / reference_speed;
+    speed += c, fastest = std::max(fastest, c);
+  }
+  return std::max(work / speed, longest / fastest);
+}
+
+double horizon(const Scenario& s, const PreparedRun& p) {
+  double work = 0, slowest = std::numeric_limits<double>::infinity(), tasks = 0, least = 1;
+  for (const auto& items : p.items)
+    for (const Item& it : items) work += it.weight, ++tasks;
+  for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) {
+    slowest = std::min(slowest, p.platform.node_speed(i) / reference_speed);
+    least = std::min(least, p.platform.background.least_fraction(i));
+  }
+  return 2 * (work / slowest / least + (tasks + 4) * s.number("tasks.latency")) + 1;
+}
+
+}  // namespace
+
+bool is_task_algorithm(const std::string& algorithm) { return algorithm == "dd" || algorithm == "ms" || algorithm == "ca"; }
+
+std::string task_topology(const Scenario& s) {
+  for (const char* key : {"topology", "load.init", "load.mode", "platform.latency", "platform.preset"})
+    require(s.is_default(key), s, key, "does not apply to task scheduling (the cores are tasks.cores, the work tasks.init, the links' latency tasks.latency)");
+  require(s.text("engine") == "des", s, "engine", "task scheduling needs time: engine = \"des\"");
+  require(s.text("agent") == "auto", s, "agent", "task scheduling runs its own node programs: leave agent = \"auto\"");
+  const std::int64_t cores = s.integer("tasks.cores");
+  require(cores >= 2 && cores <= max_cores, s, "tasks.cores", "must be in 2 .. " + std::to_string(max_cores));
+  return "complete:" + std::to_string(cores);
+}
+
+double task_count_bound(const Scenario& s) {
+  const std::string spec = s.text("tasks.init");
+  if (spec.starts_with("file:")) {
+    std::filesystem::path path(spec.substr(5));
+    if (path.is_relative() && !s.base_dir().empty()) path = std::filesystem::path(s.base_dir()) / path;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    return ec ? 0.0 : static_cast<double>(size) / 2 + 1;  // "1\n" is the shortest line
+  }
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) return 0;
+  const std::string n = spec.substr(colon + 1, spec.find(',') == std::string::npos ? std::string::npos : spec.find(',') - colon - 1);
+  try {
+    return static_cast<double>(parse_uint(n, "tasks.init"));
+  } catch (const InputError&) {
+    return 0;  // make_tasks says what is wrong
+  }
+}
+
+void prepare_tasks(const Scenario& s, PreparedRun& p, std::uint64_t seed) {
+  const NodeId n = p.topology.graph.num_nodes();
+  const RunSeeds seeds(seed);
+  std::vector<double> work;
+  try {
+    work = make_tasks(s.text("tasks.init"), seeds.load, s.base_dir());
+  } catch (const InputError& e) {
+    throw e.located(s.source(), "tasks.init");
+  }
+  TaskSplit split = TaskSplit::block;
+  try {
+    split = parse_task_split(s.text("tasks.split"));
+  } catch (const InputError& e) {
+    throw e.located(s.source(), "tasks.split");
+  }
+  std::vector<NodeId> cores;
+  if (s.text("algorithm") == "ms") cores = {0};  // the master holds them all
+  else
+    for (NodeId i = 0; i < n; ++i) cores.push_back(i);
+  p.items = split_tasks(work, split, cores, p.platform.speed, seeds.load, n);
+  p.initial.assign(n, 0.0);
+  const double latency = s.number("tasks.latency");
+  require(latency >= 0, s, "tasks.latency", "must be >= 0");
+  p.platform.latency = {latency / 2};  // a request and its answer: tasks.latency in all
+  try {
+    p.platform.background = Background::parse(s.text("tasks.background"), n, seeds.platform, s.base_dir());
+  } catch (const InputError& e) {
+    throw e.located(s.source(), "tasks.background");
+  }
+}
+
+RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engine_seed) {
+  DesOptions o;
+  o.stop_when_balanced = false;
+  // Unless stop.time says otherwise, a horizon no schedule can need: every task one after the
+  // other on the slowest core at the background's least share, plus a request's latency each.
+  o.time_limit = s.is_default("stop.time") ? horizon(s, p) : s.number("stop.time");
+  const double period = s.number("des.sample_period");
+  o.sample_period = period > 0 ? period : std::max(lower_bound(p) / 20, 1e-3);  // about 20 samples
+  o.record_series = s.integer("output.series_every") > 0;
+  o.record_final_load = s.boolean("output.final_load");
+  o.seed = engine_seed;
+  return run_des(p.topology, *p.policy.program, LoadMode::real, InitialState{p.initial, p.items}, p.platform, o);
+}
+
+json task_summary(const PreparedRun& p, const RunSummary& summary) {
+  std::uint64_t tasks = 0;
+  double work = 0;
+  for (const auto& items : p.items) {
+    tasks += items.size();
+    for (const Item& it : items) work += it.weight;
+  }
+  const WorkMetrics none;
+  const WorkMetrics& w = summary.work ? *summary.work : none;
+  if (w.completed != tasks)
+    throw std::logic_error("task run ended with " + std::to_string(w.completed) + " of " + std::to_string(tasks) + " tasks executed");
+  const double makespan = w.last_completion, bound = lower_bound(p);
+  const auto cores = static_cast<double>(p.topology.graph.num_nodes());
+  json idle = json::array();
+  for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) idle.push_back(makespan - (i < w.busy.size() ? w.busy[i] : 0.0));
+  json j = {{"tasks", tasks},
+            {"tasks_executed", w.completed},
+            {"work", work},
+            {"makespan", makespan},
+            {"efficiency", makespan > 0 ? work / (cores * makespan) : 0.0},
+            {"idle_time", idle},
+            {"lower_bound", bound},
+            {"makespan_over_lower_bound", bound > 0 ? makespan / bound : 0.0}};
+  const auto note = [&](const char* k) { return summary.notes.at(k); };
+  if (summary.notes.contains("ca_choice")) {
+    j["ca_choice"] = note("ca_choice") == 1 ? "ms" : "dd";
+    j["ca_phase1"] = note("ca_signal");
+    j["ca_termination"] = note("ca_reports") - note("ca_signal");
+    j["ca_phase3"] = makespan - note("ca_reports");
+    j["ca_unfinished"] = note("ca_unfinished");
+  }
+  return j;
+}
+
+}  // namespace nnlb

@@ -1,0 +1,233 @@
+// Independent tasks (Filipović & Krstajić 2016): Context::execute on every engine, DD and MS
+// against hand-computed schedules, every task exactly once, CA's rules and its claim against DD,
+// the CQ-like generator, background load, and the refusals.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+
+#include "nnlb/agent/task_scheduling.hpp"
+#include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/sync/rounds_engine.hpp"
+#include "nnlb/experiment/run.hpp"
+#include "nnlb/experiment/scenario.hpp"
+#include "nnlb/experiment/task_run.hpp"
+#include "nnlb/model/background.hpp"
+#include "nnlb/model/tasks.hpp"
+#include "nnlb/model/topology.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& content) {
+  const std::string path = ::testing::TempDir() + "nnlb_test_tasks_" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+RunRecord run_sets(const std::vector<std::string>& sets, std::uint64_t seed = 1) {
+  Scenario s;
+  s.set_from_text("engine=des", "test");
+  for (const std::string& kv : sets) s.set_from_text(kv, "test");
+  return run_scenario(s, seed);
+}
+
+nlohmann::json summary(const RunRecord& r) { return to_json(r)["summary"]; }
+
+std::string error_line(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.line();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return {};
+}
+
+// --- Context::execute on every engine -----------------------------------------------------
+
+// Every node executes the items it holds, one after the other, and notes when it is done.
+struct Executor final : Program {
+  std::string name() const override { return "executor"; }
+  ProgramNeeds needs() const override { return {.items = true}; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override {
+    struct A final : Agent {
+      void start(Context& ctx) override { timer(ctx, 0); }
+      void timer(Context& ctx, std::uint32_t) override {
+        if (!ctx.items().empty()) ctx.execute(static_cast<std::uint32_t>(ctx.items().size() - 1), 0);
+        else ctx.note("done_" + std::to_string(ctx.self()), ctx.now());
+      }
+    };
+    return std::make_unique<A>();
+  }
+};
+
+TEST(Execute, RunsEachItemOnceAtTheNodesSpeedOnEveryEngine) {
+  const Topology t = make_topology("line:3", 1);
+  // Node 0: 2 s + 3 s at 1 Gflop/s; node 1: 4 s of work at 2 Gflop/s; node 2: nothing.
+  const InitialState initial{{0, 0, 0}, {{{1, 2.0, 0}, {2, 3.0, 0}}, {{3, 4.0, 0}}, {}}};
+  const Platform platform{{1e9, 2e9, 1e9}, {0.0}, {1e9}, {}};
+  DesOptions d;
+  d.stop_when_balanced = false;
+  const RunResult des = run_des(t, Executor{}, LoadMode::real, initial, platform, d);
+  ASSERT_TRUE(des.summary.work);
+  EXPECT_EQ(des.summary.work->completed, 3u);
+  EXPECT_DOUBLE_EQ(des.summary.work->last_completion, 5.0);
+  EXPECT_DOUBLE_EQ(des.summary.work->busy[0], 5.0);
+  EXPECT_DOUBLE_EQ(des.summary.work->busy[1], 2.0);
+  EXPECT_DOUBLE_EQ(des.summary.notes.at("done_1"), 2.0);
+  RoundsOptions r;
+  r.max_rounds = 100;
+  const RunResult rounds = run_rounds(t, Executor{}, LoadMode::real, initial, platform, r);
+  ASSERT_TRUE(rounds.summary.work);
+  EXPECT_EQ(rounds.summary.work->completed, 3u);
+  EXPECT_DOUBLE_EQ(rounds.summary.notes.at("done_0"), 5.0);  // whole rounds: 2 + 3
+  EXPECT_DOUBLE_EQ(rounds.summary.notes.at("done_1"), 2.0);
+}
+
+TEST(Execute, BackgroundLoadSlowsTheWork) {
+  const std::string file = write_temp("bg.txt", "0 1 0.5\n0 3 1\n");
+  const Background b = Background::parse("file:" + file, 2, 1);
+  EXPECT_DOUBLE_EQ(b.finish(0, 0, 2), 3.0);  // 1 s at full speed, then 1 s of work in 2 s at half
+  EXPECT_DOUBLE_EQ(b.finish(1, 0, 2), 2.0);
+  const Background r = Background::parse("random:0.25,0.5,1", 4, 7);
+  const double end = r.finish(2, 0.3, 10);
+  EXPECT_GE(end, 0.3 + 10 / 0.5);
+  EXPECT_LE(end, 0.3 + 10 / 0.25);
+  EXPECT_EQ(end, Background::parse("random:0.25,0.5,1", 4, 7).finish(2, 0.3, 10));  // same seed, same profile
+}
+
+// --- DD and MS against schedules computed by hand ---------------------------------------------
+
+TEST(TaskScheduling, DomainDecompositionAndMasterSlaveMatchHandSchedules) {
+  const std::string file = write_temp("six.txt", "# six tasks\n5\n3\n2\n4\n1\n6\n");
+  auto makespan = [&](std::vector<std::string> sets) {
+    sets.push_back("tasks.init=file:" + file);
+    return summary(run_sets(sets))["makespan"].get<double>();
+  };
+  // Block on 3 cores: {5,3} {2,4} {1,6}; cyclic: {5,4} {3,1} {2,6}.
+  EXPECT_DOUBLE_EQ(makespan({"algorithm=dd", "tasks.cores=3"}), 8);
+  EXPECT_DOUBLE_EQ(makespan({"algorithm=dd", "tasks.cores=3", "tasks.split=cyclic"}), 9);
+  // List scheduling on workers 1 and 2: 5 -> w1 [0,5], 3 -> w2 [0,3], 2 -> w2 [3,5], then both free
+  // at 5 (the lower first): 4 -> w1 [5,9], 1 -> w2 [5,6], 6 -> w2 [6,12].
+  EXPECT_DOUBLE_EQ(makespan({"algorithm=ms", "tasks.cores=3"}), 12);
+  // A request costs 0.5 s: w1 gets 5 at 0.5 [0.5,5.5] and 4 at 6 [6,10]; w2 3 [0.5,3.5], 2 [4,6],
+  // 1 [6.5,7.5], 6 [8,14].
+  EXPECT_DOUBLE_EQ(makespan({"algorithm=ms", "tasks.cores=3", "tasks.latency=0.5"}), 14);
+  // Batches of 2: w1 {5,3} [0,8], w2 {2,4} [0,6], then w2 {1,6} [6,13].
+  EXPECT_DOUBLE_EQ(makespan({"algorithm=ms", "tasks.cores=3", "tasks.batch=2"}), 13);
+  // Speed: core 1 twice as fast takes twice the share.
+  const RunRecord speed = run_sets({"algorithm=dd", "tasks.cores=2", "tasks.split=speed", "tasks.init=uniform:30,1,1",
+                                    "platform.speed=file:" + write_temp("speeds.txt", "1e9\n2e9\n")});
+  EXPECT_DOUBLE_EQ(summary(speed)["makespan"].get<double>(), 10);
+}
+
+TEST(TaskScheduling, EveryTaskRunsExactlyOnceAndALostTaskIsCaught) {
+  for (const char* algorithm : {"dd", "ms", "ca"})
+    for (const char* cores : {"2", "5", "16"}) {
+      const auto s = summary(run_sets({std::string("algorithm=") + algorithm, std::string("tasks.cores=") + cores, "tasks.init=cq:500",
+                                       "tasks.background=random:0.5,1,20"}));
+      EXPECT_EQ(s["tasks_executed"], 500) << algorithm << " on " << cores;
+      EXPECT_GE(s["makespan_over_lower_bound"].get<double>(), 1.0) << algorithm << " on " << cores;
+    }
+  // A message carrying tasks that is lost: the recount of identities fires.
+  Scenario s;
+  for (const char* kv : {"engine=des", "algorithm=ms", "tasks.cores=4", "tasks.init=cq:50"}) s.set_from_text(kv, "test");
+  const PreparedRun p = prepare_run(s, 1);
+  DesOptions o;
+  o.stop_when_balanced = false;
+  o.faults.drop_every = 3;
+  EXPECT_THROW(run_des(p.topology, *p.policy.program, LoadMode::real, {p.initial, p.items}, p.platform, o), ConservationError);
+}
+
+// --- the combined algorithm -----------------------------------------------------------------
+
+TEST(CombinedAlgorithm, RulesPickWhatThePaperSays) {
+  const CaRules rules;
+  auto same = [](std::size_t cores, double done) { return std::vector<CoreReport>(cores, CoreReport{done, done * 15.0, 1e9}); };
+  // Fig. 3: 64 cores, about half of the tasks unfinished: MS (MS1, MS4).
+  EXPECT_EQ(choose_phase3(same(64, 24), 1536, rules), Phase3::ms);
+  // A homogeneous cluster under 32 cores with similar counts and durations: DD (DD1, DD2).
+  EXPECT_EQ(choose_phase3(same(16, 190), 40, rules), Phase3::dd);
+  // No more unfinished tasks than cores: DD (DD3), even on 128 cores.
+  EXPECT_EQ(choose_phase3(same(128, 20), 100, rules), Phase3::dd);
+  auto r = same(16, 190);
+  r[3].speed = 2e9;  // MS2: a heterogeneous cluster
+  EXPECT_EQ(choose_phase3(r, 40, rules), Phase3::ms);
+  r = same(16, 190);
+  r[5].busy = 190 * 20.0;  // MS3: durations differ
+  EXPECT_EQ(choose_phase3(r, 40, rules), Phase3::ms);
+  r = same(16, 190);
+  r[7].done = 150, r[7].busy = 150 * 15.0;  // MS4: counts differ
+  EXPECT_EQ(choose_phase3(r, 40, rules), Phase3::ms);
+}
+
+TEST(CombinedAlgorithm, NeverWorseThanDomainDecompositionByMoreThanHalfAPercentWhenHomogeneous) {
+  // The paper: "In few cases, CA required up to 0.5 % time more than DD". Holds here on 16 to 64
+  // cores; on 128 cores (24 tasks per core) CA pays the wait for the tasks in hand at T_min and
+  // can lose up to 2 % (docs/reproductions/filipovic2016.md), but gains on average.
+  for (const char* cores : {"16", "32", "64", "128"}) {
+    double gain = 0;
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      const std::vector<std::string> base = {std::string("tasks.cores=") + cores, "tasks.init=cq:3072"};
+      auto with = [&](const char* algorithm) {
+        std::vector<std::string> sets = base;
+        sets.push_back(std::string("algorithm=") + algorithm);
+        return summary(run_sets(sets, seed));
+      };
+      const auto dd = with("dd"), ca = with("ca");
+      const double t_dd = dd["makespan"].get<double>(), t_ca = ca["makespan"].get<double>();
+      gain += (t_dd - t_ca) / t_dd / 10;
+      if (std::string(cores) != "128") {
+        EXPECT_LE(t_ca, 1.005 * t_dd) << cores << " cores, seed " << seed;
+      }
+      EXPECT_NEAR(ca["ca_phase1"].get<double>() + ca["ca_termination"].get<double>() + ca["ca_phase3"].get<double>(), t_ca, 1e-6);
+      if (ca["ca_unfinished"].get<double>() > std::stod(cores)) {
+        EXPECT_EQ(ca["ca_choice"], std::stoi(cores) > 32 ? "ms" : "dd") << cores << " cores, seed " << seed;  // MS1; DD1, DD2
+      }
+    }
+    EXPECT_GT(gain, 0) << cores << " cores: CA gains on average";
+  }
+}
+
+// --- the generator and the refusals ------------------------------------------------------------
+
+TEST(TaskGenerator, CqMatchesThePapersStatistics) {
+  // The paper's figures are over 800,000 runs of its tasks.
+  const std::vector<double> w = make_tasks("cq:800000", 11);
+  ASSERT_EQ(w.size(), 800000u);
+  double sum = 0;
+  std::size_t inside = 0;
+  for (double x : w) sum += x, inside += x >= 12 && x <= 18;
+  EXPECT_NEAR(sum / 800000, 15.10, 0.02);                         // mean 15.10 s
+  EXPECT_NEAR(static_cast<double>(inside) / 800000, 0.95, 0.005);  // 95 % between 12 and 18 s
+  const double longest = *std::max_element(w.begin(), w.end());
+  EXPECT_LE(longest, 165.0);  // the longest, 165 s
+  EXPECT_GT(longest, 100.0);
+  EXPECT_EQ(make_tasks("cq:3072", 11), make_tasks("cq:3072", 11));
+}
+
+TEST(TaskScheduling, BadTaskFilesAndImpossibleKeysAreOneLine) {
+  auto bad_file = [&](const std::string& name, const std::string& text) {
+    return error_line([&] { run_sets({"algorithm=dd", "tasks.init=file:" + write_temp(name, text)}); });
+  };
+  EXPECT_NE(bad_file("empty.txt", "# nothing\n\n").find("lists no task"), std::string::npos);
+  EXPECT_NE(bad_file("neg.txt", "3\n-1\n").find("neg.txt:2"), std::string::npos);
+  EXPECT_NE(bad_file("nan.txt", "nan\n").find("nan.txt:1"), std::string::npos);
+  EXPECT_NE(bad_file("zero.txt", "0\n").find("must be > 0"), std::string::npos);
+  EXPECT_NE(bad_file("text.txt", "twelve\n").find("text.txt:1"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.cores=0"}); }).find("tasks.cores"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=ms", "tasks.cores=1"}); }).find("must be in 2 .."), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "topology=ring:8"}); }).find("topology"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=fos", "tasks.cores=8"}); }).find("applies only to task scheduling"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.batch=2"}); }).find("tasks.batch"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.split=zigzag"}); }).find("tasks.split"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.init=cq:0"}); }).find("tasks.init"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=ca", "tasks.background=random:0,1,5"}); }).find("tasks.background"), std::string::npos);
+  EXPECT_NE(error_line([] { run_sets({"algorithm=ca", "engine=sync"}); }).find("engine"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nnlb
