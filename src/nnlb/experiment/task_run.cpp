@@ -97,11 +97,14 @@ void prepare_tasks(const Scenario& s, PreparedRun& p, std::uint64_t seed) {
   } catch (const InputError& e) {
     throw e.located(s.source(), "tasks.split");
   }
-  std::vector<NodeId> cores;
-  if (s.text("algorithm") == "ms") cores = {0};  // the master holds them all
-  else
-    for (NodeId i = 0; i < n; ++i) cores.push_back(i);
-  p.items = split_tasks(work, split, cores, p.platform.speed, seeds.load, n);
+  // The cores that hold tasks first: all of them, or MS's master alone.
+  const NodeId holders = s.text("algorithm") == "ms" ? 1 : n;
+  std::vector<double> speed(holders);
+  for (NodeId i = 0; i < holders; ++i) speed[i] = p.platform.node_speed(i);
+  const std::vector<std::uint32_t> owner = split_tasks(work, split, speed, seeds.load);
+  // Items in reverse order of execution: a core executes its last item first.
+  p.items.assign(n, {});
+  for (std::size_t k = work.size(); k-- > 0;) p.items[owner[k]].push_back({k, work[k], 0.0});
   p.initial.assign(n, 0.0);
   const double latency = s.number("tasks.latency");
   require(latency >= 0, s, "tasks.latency", "must be >= 0");

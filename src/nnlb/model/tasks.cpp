@@ -99,29 +99,24 @@ TaskSplit parse_task_split(std::string_view text) {
   throw InputError({}, "tasks.split", "'" + std::string(text) + "' is not block, cyclic, random or speed");
 }
 
-std::vector<std::vector<Item>> split_tasks(const std::vector<double>& work, TaskSplit split, const std::vector<NodeId>& cores,
-                                           const std::vector<double>& speed, std::uint64_t seed, std::size_t nodes) {
-  const std::size_t n = work.size(), p = cores.size();
-  std::vector<std::size_t> owner(n);  // index into cores
+std::vector<std::uint32_t> split_tasks(const std::vector<double>& work, TaskSplit split, const std::vector<double>& speed,
+                                       std::uint64_t seed) {
+  const std::size_t n = work.size(), p = speed.size();
+  std::vector<std::uint32_t> owner(n);
   if (split == TaskSplit::cyclic) {
-    for (std::size_t k = 0; k < n; ++k) owner[k] = k % p;
+    for (std::size_t k = 0; k < n; ++k) owner[k] = static_cast<std::uint32_t>(k % p);
   } else if (split == TaskSplit::random) {
     Rng rng(seed, 0x73706c6974ULL);
-    for (std::size_t k = 0; k < n; ++k) owner[k] = rng.below(p);
+    for (std::size_t k = 0; k < n; ++k) owner[k] = static_cast<std::uint32_t>(rng.below(p));
   } else {
-    // Contiguous blocks: equal (the first n mod p one more), or in proportion to speed (largest
-    // remainders).
-    std::vector<double> weight(p, 1.0);  // block: equal, the remainder to the first cores
-    if (split == TaskSplit::speed)
-      for (std::size_t c = 0; c < p; ++c) weight[c] = speed.size() == 1 ? speed[0] : speed[cores[c]];
+    // Contiguous blocks: equal (the first n mod p one more), or in proportion to speed.
+    const std::vector<double> weight = split == TaskSplit::speed ? speed : std::vector<double>(p, 1.0);
     const std::vector<std::size_t> count = apportion(weight, n);
     std::size_t k = 0;
     for (std::size_t c = 0; c < p; ++c)
-      for (std::size_t j = 0; j < count[c]; ++j) owner[k++] = c;
+      for (std::size_t j = 0; j < count[c]; ++j) owner[k++] = static_cast<std::uint32_t>(c);
   }
-  std::vector<std::vector<Item>> items(nodes);
-  for (std::size_t k = n; k-- > 0;) items[cores[owner[k]]].push_back({k, work[k], 0.0});  // reverse order
-  return items;
+  return owner;
 }
 
 }  // namespace nnlb

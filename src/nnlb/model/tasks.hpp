@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "nnlb/agent/message.hpp"
 
 namespace nnlb {
 
@@ -27,10 +26,8 @@ std::vector<double> make_tasks(std::string_view spec, std::uint64_t seed, const 
 enum class TaskSplit { block, cyclic, random, speed };
 TaskSplit parse_task_split(std::string_view text);
 
-// Per core, the tasks it holds first (items with id = the task's index and weight = its work),
-// in reverse order of execution (a core executes its last item first, with no reshuffling).
-// `cores` lists the cores that take part (the others get nothing).
-std::vector<std::vector<Item>> split_tasks(const std::vector<double>& work, TaskSplit split, const std::vector<NodeId>& cores,
-                                           const std::vector<double>& speed, std::uint64_t seed, std::size_t nodes);
+// Which of `speed.size()` cores (with these speeds) each task goes to first.
+std::vector<std::uint32_t> split_tasks(const std::vector<double>& work, TaskSplit split, const std::vector<double>& speed,
+                                       std::uint64_t seed);
 
 }  // namespace nnlb
