@@ -42,5 +42,6 @@ Action add_reproduce(CLI::App& app);
 Action add_report(CLI::App& app);
 Action add_sweep(CLI::App& app);
 Action add_plot(CLI::App& app);
+Action add_tasks(CLI::App& app);
 
 }  // namespace nnlb::cli

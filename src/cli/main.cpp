@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add("sweep", "run a parameter sweep on all cores into a resumable results store", nnlb::cli::add_sweep);
   add("plot", "chart results with gnuplot: lines, series, fit, bars, heatmap (PNG or SVG)", nnlb::cli::add_plot);
   add("reproduce", "regenerate a paper figure or table (data + plot)", nnlb::cli::add_reproduce);
+  add("tasks", "print a task set (tasks.init) as a task file, one work amount in seconds per line", nnlb::cli::add_tasks);
   add("report", "static HTML pages of the reproductions: the paper's claim beside ours, charts, commands", nnlb::cli::add_report);
   try {
     app.parse(argc, argv);

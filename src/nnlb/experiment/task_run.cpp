@@ -156,6 +156,7 @@ json task_summary(const PreparedRun& p, const RunSummary& summary) {
   const auto note = [&](const char* k) { return summary.notes.at(k); };
   if (summary.notes.contains("ca_choice")) {
     j["ca_choice"] = note("ca_choice") == 1 ? "ms" : "dd";
+    j["ca_chose_ms"] = note("ca_choice");  // 1 or 0: its mean over runs is the share of MS (Fig. 8)
     j["ca_phase1"] = note("ca_signal");
     j["ca_termination"] = note("ca_reports") - note("ca_signal");
     j["ca_phase3"] = makespan - note("ca_reports");

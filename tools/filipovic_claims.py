@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Filipović & Krstajić 2016, Figs. 5, 6 and 8, from the run records of filipovic2016/figs5-8.
+
+usage: tools/filipovic_claims.py results/reproductions/filipovic2016/figs5-8/figs5-8.jsonl
+
+Per number of cores and load: mean makespan of DD, MS and CA; CA's gain over DD
+(T_DD - T_CA) / T_DD with the same seed (min / mean / max, Fig. 6's comparison); MS against
+DD; CA's mean phases (Fig. 7) and the share of runs choosing MS (Fig. 8).
+"""
+import json
+import sys
+from collections import defaultdict
+
+
+def main():
+    runs = defaultdict(dict)
+    for line in open(sys.argv[1]):
+        r = json.loads(line)
+        s = r["scenario"]
+        runs[(s["description"], s["tasks.cores"], r["seed"])][s["algorithm"]] = r["summary"]
+    for load in sorted({k[0] for k in runs}, reverse=True):
+        print(f"\n## {load}")
+        print("| cores | DD (s) | MS (s) | CA (s) | CA gain over DD: min / mean / max | MS / DD | CA: phase 1 / termination / phase 3 (s) | CA chose MS |")
+        print("|---|---|---|---|---|---|---|---|")
+        for cores in sorted({k[1] for k in runs if k[0] == load}):
+            rs = [v for k, v in runs.items() if k[0] == load and k[1] == cores]
+            mean = lambda f: sum(f(v) for v in rs) / len(rs)
+            gains = [(v["dd"]["makespan"] - v["ca"]["makespan"]) / v["dd"]["makespan"] for v in rs]
+            print(f"| {cores} | {mean(lambda v: v['dd']['makespan']):.1f} | {mean(lambda v: v['ms']['makespan']):.1f} | "
+                  f"{mean(lambda v: v['ca']['makespan']):.1f} | {min(gains):+.3f} / {sum(gains) / len(gains):+.3f} / {max(gains):+.3f} | "
+                  f"{mean(lambda v: v['ms']['makespan'] / v['dd']['makespan']):.3f} | "
+                  f"{mean(lambda v: v['ca']['ca_phase1']):.0f} / {mean(lambda v: v['ca']['ca_termination']):.1f} / "
+                  f"{mean(lambda v: v['ca']['ca_phase3']):.1f} | {mean(lambda v: v['ca']['ca_chose_ms']):.2f} |")
+
+
+if __name__ == "__main__":
+    main()
