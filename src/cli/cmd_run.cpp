@@ -70,9 +70,12 @@ int run(const RunOptions& o) {
   const std::uint64_t master = o.seed ? *o.seed : static_cast<std::uint64_t>(s.integer("seed"));
   std::vector<nlohmann::json> records;
   for (std::uint64_t r = 0; r < o.repeat; ++r) {
-    records.push_back(to_json(run_scenario(s, master + r)));
+    const RunRecord record = run_scenario(s, master + r);
+    if (!record.result.reported) continue;  // an MPI rank other than 0: the record is on rank 0
+    records.push_back(to_json(record));
     records.back()["code_version"] = code_version;
   }
+  if (records.empty()) return 0;
   if (!o.plot.empty()) render_chart(imbalance_chart(records), o.plot);
   const std::string file_format = o.format.empty() ? format_of(o.out) : o.format;
   if (!o.out.empty()) {

@@ -6,6 +6,9 @@
 #include "interrupt.hpp"
 #include "mpi_world.hpp"
 #include "nnlb/engine/result.hpp"
+#ifdef NNLB_HAVE_MPI
+#include "nnlb/runtime/mpi_engine.hpp"
+#endif
 #include "nnlb/util/error.hpp"
 #include "nnlb/version.hpp"
 
@@ -39,6 +42,10 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "nnlb: {}\n", e.what());
     return 2;
   }
+#ifdef NNLB_HAVE_MPI
+  // Under mpirun, engine = "mpi" runs node programs on the ranks.
+  if (nnlb::cli::World::get().mpi()) nnlb::register_engine("mpi", nnlb::run_mpi);
+#endif
   try {
     for (auto& [sub, action] : commands)
       if (sub->parsed()) return action();

@@ -13,6 +13,8 @@ class World {
   static World* current();
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // Whether MPI was initialized (a launch by mpirun of an nnlb built with MPI).
+  bool mpi() const { return initialized_; }
   void barrier();
   // Ends every process of the launch (a failure on one rank must not leave the others waiting).
   [[noreturn]] void abort(int status);

@@ -72,6 +72,9 @@ struct LoadHistory {
 };
 
 struct RunResult {
+  // False on the processes of a distributed engine that do not report (MPI ranks other than 0):
+  // the run happened, its result is on rank 0.
+  bool reported = true;
   std::vector<StepRecord> series;
   RunSummary summary;
   std::vector<double> final_load;  // filled when asked for

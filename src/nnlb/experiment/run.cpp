@@ -202,7 +202,8 @@ void check_engine_keys(const Scenario& s) {
     const bool app_workload = key.name.starts_with("workload.") && s.text("agent") == "iterative";
     const bool sync_key = !app_workload && std::find(sync_only.begin(), sync_only.end(), key.name) != sync_only.end();
     const std::string owner = des_key ? "des" : "sync";
-    if ((des_key || sync_key) && engine != owner && s.get(key.name) != key.default_value)
+    const std::string family = engine == "mpi" ? "des" : engine;  // mpi reads what des reads (in real seconds)
+    if ((des_key || sync_key) && family != owner && s.get(key.name) != key.default_value)
       throw InputError(s.source(), key.name, "is read by the " + owner + " engine only, and this run uses engine '" + engine + "'");
   }
 }
@@ -311,7 +312,10 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& use) {
   check_engine_keys(s);
   check_dependent_keys(s);
-  if (s.text("engine") == "des") check_des_periods(s);
+  if (s.text("engine") != "sync") check_des_periods(s);
+  require(s.is_default("mpi.work_scale") || s.text("engine") == "mpi", s, "mpi.work_scale", "applies only with engine = \"mpi\"");
+  require(s.number("mpi.work_scale") > 0, s, "mpi.work_scale", "must be > 0");
+  require(s.is_default("mpi.drop_every") || s.text("engine") == "mpi", s, "mpi.drop_every", "applies only with engine = \"mpi\"");
   const RunSeeds seeds(seed);
   PreparedRun p;
   const bool tasks = is_task_algorithm(s.text("algorithm"));
@@ -363,7 +367,28 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   const std::string engine = s.text("engine");
   if (built.program) {
     rec.result = run_tasks(s, prepared, seeds.engine);
-    rec.summary_extra = task_summary(prepared, rec.result.summary);
+    if (rec.result.reported)
+      rec.summary_extra = task_summary(prepared, rec.result.summary, engine == "mpi" ? s.number("mpi.work_scale") : 1.0);
+    return rec;
+  }
+  if (engine == "mpi") {
+    // Node programs on real processes: the asynchronous balancer (default), or the rounds program.
+    const DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
+    require(s.text("agent") != "iterative", s, "agent", "the iterative application does not run on engine = \"mpi\" yet");
+    const InitialState initial{prepared.initial, {}};
+    std::unique_ptr<Program> program;
+    if (s.text("agent") == "rounds") {
+      const RoundBalancerOptions ro{.colors = 0, .control_bytes = setup.balancer.control_bytes, .bytes_per_unit = setup.balancer.bytes_per_unit};
+      program = located(s, "algorithm", [&] { return std::make_unique<RoundBalancer>(*built.policy, ro); });
+    } else {
+      program = located(s, "algorithm", [&] { return std::make_unique<AsyncBalancer>(*built.policy, setup.balancer); });
+    }
+    EngineRun r{topo, *program, prepared.mode, initial, prepared.platform};
+    r.time_limit = s.number("stop.time");
+    r.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
+    r.seed = seeds.engine;
+    r.record_final_load = s.boolean("output.final_load");
+    rec.result = run_registered(s, r);
     return rec;
   }
   if (engine == "sync") {
@@ -413,6 +438,15 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
     throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
   }
   return rec;
+}
+
+RunResult run_registered(const Scenario& s, const EngineRun& run) {
+  const std::string engine = s.text("engine");
+  const Engine* e = find_engine(engine);
+  if (e == nullptr)
+    throw InputError(s.source(), "engine", "engine = \"" + engine + "\" runs under mpirun (mpirun -np P nnlb run ...): this process was " +
+                                               "not started by mpirun, or nnlb was built without MPI");
+  return (*e)(run);
 }
 
 json summary_json(const RunSummary& m) {

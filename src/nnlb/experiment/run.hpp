@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/external.hpp"
 #include "nnlb/engine/result.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/model/load.hpp"
@@ -54,6 +55,10 @@ struct RunRecord {
 
 // Throws InputError for bad keys or combinations.
 RunRecord run_scenario(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {});
+
+// Runs `run` on the engine registered as s's `engine` (mpi); InputError naming the key when
+// none is (not launched by mpirun, or built without MPI).
+RunResult run_registered(const Scenario& s, const EngineRun& run);
 
 nlohmann::json to_json(const RunRecord& record);
 nlohmann::json summary_json(const RunSummary& summary);

@@ -42,7 +42,12 @@ std::vector<KeyInfo> make_keys() {
   std::vector<KeyInfo> keys = {
       {"name", Type::string, "", "free label of the scenario", {}},
       {"description", Type::string, "", "free text", {}},
-      {"engine", Type::string, "sync", "engine that runs the policy: synchronous rounds or discrete events", {"sync", "des"}},
+      {"engine", Type::string, "sync",
+       "engine that runs the policy: synchronous rounds, discrete events, or real processes (mpi: under mpirun -np P, one rank per node)",
+       {"sync", "des", "mpi"}},
+      {"mpi.drop_every", Type::integer, std::int64_t{0},
+       "mpi, fault injection: lose every k-th message carrying load or items (the conservation check must then fail); 0: none", {}},
+      {"mpi.work_scale", Type::number, 1.0, "mpi: real seconds of the compute kernel per second of an item's work (Context::execute)", {}},
       {"agent", Type::string, "auto",
        "node program that runs the policy: rounds (synchronous steps by messages, Xu et al.), async (Couturier et al.'s "
        "processes), iterative (Jeannot & Vernier's application with balancing steps, algorithm = \"mr\"); auto: rounds on "

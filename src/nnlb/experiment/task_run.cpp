@@ -56,7 +56,7 @@ bool is_task_algorithm(const std::string& algorithm) { return algorithm == "dd" 
 std::string task_topology(const Scenario& s) {
   for (const char* key : {"topology", "load.init", "load.mode", "platform.latency", "platform.preset"})
     require(s.is_default(key), s, key, "does not apply to task scheduling (the cores are tasks.cores, the work tasks.init, the links' latency tasks.latency)");
-  require(s.text("engine") == "des", s, "engine", "task scheduling needs time: engine = \"des\"");
+  require(s.text("engine") != "sync", s, "engine", "task scheduling needs time: engine = \"des\" (or \"mpi\" under mpirun)");
   require(s.text("agent") == "auto", s, "agent", "task scheduling runs its own node programs: leave agent = \"auto\"");
   const std::int64_t cores = s.integer("tasks.cores");
   require(cores >= 2 && cores <= max_cores, s, "tasks.cores", "must be in 2 .. " + std::to_string(max_cores));
@@ -117,6 +117,16 @@ void prepare_tasks(const Scenario& s, PreparedRun& p, std::uint64_t seed) {
 }
 
 RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engine_seed) {
+  const InitialState initial{p.initial, p.items};
+  if (s.text("engine") == "mpi") {
+    EngineRun r{p.topology, *p.policy.program, LoadMode::real, initial, p.platform};
+    r.work_scale = s.number("mpi.work_scale");
+    r.time_limit = s.is_default("stop.time") ? horizon(s, p) * std::max(1.0, r.work_scale) + 60 : s.number("stop.time");
+    r.seed = engine_seed;
+    r.record_final_load = s.boolean("output.final_load");
+    r.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
+    return run_registered(s, r);
+  }
   DesOptions o;
   o.stop_when_balanced = false;
   // Unless stop.time says otherwise, a horizon no schedule can need: every task one after the
@@ -127,10 +137,10 @@ RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engin
   o.record_series = s.integer("output.series_every") > 0;
   o.record_final_load = s.boolean("output.final_load");
   o.seed = engine_seed;
-  return run_des(p.topology, *p.policy.program, LoadMode::real, InitialState{p.initial, p.items}, p.platform, o);
+  return run_des(p.topology, *p.policy.program, LoadMode::real, initial, p.platform, o);
 }
 
-json task_summary(const PreparedRun& p, const RunSummary& summary) {
+json task_summary(const PreparedRun& p, const RunSummary& summary, double time_scale) {
   std::uint64_t tasks = 0;
   double work = 0;
   for (const auto& items : p.items) {
@@ -141,7 +151,7 @@ json task_summary(const PreparedRun& p, const RunSummary& summary) {
   const WorkMetrics& w = summary.work ? *summary.work : none;
   if (w.completed != tasks)
     throw std::logic_error("task run ended with " + std::to_string(w.completed) + " of " + std::to_string(tasks) + " tasks executed");
-  const double makespan = w.last_completion, bound = lower_bound(p);
+  const double makespan = w.last_completion, bound = lower_bound(p) * time_scale;
   const auto cores = static_cast<double>(p.topology.graph.num_nodes());
   json idle = json::array();
   for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) idle.push_back(makespan - (i < w.busy.size() ? w.busy[i] : 0.0));
@@ -149,7 +159,7 @@ json task_summary(const PreparedRun& p, const RunSummary& summary) {
             {"tasks_executed", w.completed},
             {"work", work},
             {"makespan", makespan},
-            {"efficiency", makespan > 0 ? work / (cores * makespan) : 0.0},
+            {"efficiency", makespan > 0 ? work * time_scale / (cores * makespan) : 0.0},
             {"idle_time", idle},
             {"lower_bound", bound},
             {"makespan_over_lower_bound", bound > 0 ? makespan / bound : 0.0}};

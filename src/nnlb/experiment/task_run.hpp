@@ -25,6 +25,7 @@ void prepare_tasks(const Scenario& s, PreparedRun& p, std::uint64_t seed);
 RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engine_seed);
 // The summary entries of a finished task run (makespan, efficiency, idle time per core, lower
 // bound, tasks executed, CA's choice and phases); throws std::logic_error if a task did not run.
-nlohmann::json task_summary(const PreparedRun& p, const RunSummary& summary);
+// `time_scale`: seconds of the run per second of work (mpi.work_scale on real runs).
+nlohmann::json task_summary(const PreparedRun& p, const RunSummary& summary, double time_scale = 1);
 
 }  // namespace nnlb

@@ -1,0 +1,38 @@
+#pragma once
+// Engines the core does not link itself: a runtime registers its engine under a name
+// (the MPI runtime, src/nnlb/runtime/, as "mpi" when the nnlb command was launched by mpirun),
+// and `engine = NAME` runs node programs on it. The built-in engines (sync, des) are called
+// directly.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "nnlb/agent/agent.hpp"
+#include "nnlb/engine/initial_state.hpp"
+#include "nnlb/engine/result.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/model/platform.hpp"
+#include "nnlb/model/topology.hpp"
+
+namespace nnlb {
+
+struct EngineRun {
+  const Topology& topology;
+  const Program& program;
+  LoadMode mode;
+  const InitialState& initial;
+  const Platform& platform;
+  double time_limit = 1e4;     // seconds
+  double work_scale = 1;       // real seconds per second of an item's work (Context::execute)
+  std::uint64_t seed = 1;
+  bool record_final_load = false;
+  std::uint64_t drop_every = 0;  // fault injection: lose every k-th message carrying load or items
+};
+
+using Engine = std::function<RunResult(const EngineRun&)>;
+
+void register_engine(const std::string& name, Engine engine);
+// The engine registered under `name`, or null.
+const Engine* find_engine(const std::string& name);
+
+}  // namespace nnlb

@@ -1,0 +1,462 @@
+#include "nnlb/runtime/mpi_engine.hpp"
+
+#include <mpi.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <queue>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "nnlb/engine/execution.hpp"
+#include "nnlb/engine/holdings.hpp"
+#include "nnlb/engine/ledger.hpp"
+#include "nnlb/engine/node_context.hpp"
+#include "nnlb/metrics/load_stats.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb {
+
+namespace {
+
+constexpr int message_tag = 7;
+
+// A message on the wire: this header, then item_count items.
+struct Header {
+  std::uint32_t from, tag, channel, item_count;
+  double load;
+  double value[3];
+};
+
+struct Timer {
+  double at;
+  std::uint64_t seq;
+  std::uint32_t tag;
+  bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+};
+
+// A compute loop that cannot be optimized away, and how many of its steps a second holds.
+double kernel(std::uint64_t steps) {
+  double x = 1.0;
+  for (std::uint64_t k = 0; k < steps; ++k) x = x * 1.0000001 + 1e-9;
+  return x;
+}
+
+double calibrate() {
+  std::uint64_t steps = 1 << 16;
+  while (true) {
+    const double t0 = MPI_Wtime();
+    volatile double sink = kernel(steps);
+    (void)sink;
+    const double dt = MPI_Wtime() - t0;
+    if (dt > 0.02 || steps > (std::uint64_t{1} << 40)) return static_cast<double>(steps) / std::max(dt, 1e-9);
+    steps *= 2;
+  }
+}
+
+void pause_briefly() {
+  const timespec ts{0, 50'000};
+  nanosleep(&ts, nullptr);
+}
+
+class MpiRun {
+ public:
+  explicit MpiRun(const EngineRun& r)
+      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), ctx_(*this) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    if (static_cast<std::uint64_t>(size_) != g_.num_nodes())
+      throw InputError({}, "engine", "the topology has " + std::to_string(g_.num_nodes()) + " nodes and mpirun started " +
+                                         std::to_string(size_) + " ranks: one rank per node");
+    self_ = static_cast<NodeId>(rank_);
+    holdings_.load = r.initial.load[self_];
+    if (!r.initial.items.empty())
+      for (const Item& it : r.initial.items[self_]) holdings_.add(it);
+    for (Slot s = g_.first_slot(self_); s < g_.end_slot(self_); ++s) {
+      const NodeId j = g_.target(s);
+      info_.push_back({j, g_.degree(j), r.platform.node_speed(j), r.platform.link_latency(s), r.platform.link_bandwidth(s), -1,
+                       r.initial.load[j]});
+    }
+    for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = r.program.notifies(static_cast<Channel>(c));
+    rng_ = Rng(r.seed, self_);
+    // One kernel rate for all ranks (rank 0's): a task's work is the same number of steps
+    // everywhere, and a slower core takes longer.
+    double rate = rank_ == 0 ? calibrate() : 0.0;
+    MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    steps_per_second_ = rate;
+  }
+
+  RunResult run() {
+    agent_ = r_.program.make_agent(self_);
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0_ = MPI_Wtime();
+    ctx_.bind(self_);
+    agent_->start(ctx_);
+    bool stopped_by_time = false;
+    std::uint64_t previous[3] = {~0ull, ~0ull, ~0ull};
+    bool wave = false;
+    std::uint64_t mine[4] = {}, all[4] = {};
+    MPI_Request wave_request = MPI_REQUEST_NULL;
+    while (true) {
+      bool did = poll(true);
+      if (executing_) {
+        run_kernel();
+        did = true;
+      }
+      did = fire_timers() || did;
+      if (!wave) {
+        // Passive: no timer and nothing in hand. Counters: sent (less lost), received, passive, stop.
+        mine[0] = sent_ - lost_, mine[1] = received_, mine[2] = timers_.empty() && !executing_ ? 0 : 1;
+        mine[3] = now() > r_.time_limit ? 1 : 0;
+        MPI_Iallreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &wave_request);
+        wave = true;
+      }
+      int done = 0;
+      MPI_Test(&wave_request, &done, MPI_STATUS_IGNORE);
+      if (done) {
+        wave = false;
+        if (all[3] > 0) {
+          stopped_by_time = true;
+          break;
+        }
+        const bool quiet = all[2] == 0 && all[0] == all[1];
+        if (quiet && previous[0] == all[0] && previous[1] == all[1]) break;
+        previous[0] = all[0], previous[1] = all[1], previous[2] = all[2];
+      }
+      reap_sends();
+      if (!did) pause_briefly();
+    }
+    end_time_ = now();
+    drain();
+    return result(stopped_by_time ? "time" : "quiet");
+  }
+
+  // --- the Context of this rank's node ---
+  double now() const { return MPI_Wtime() - t0_; }
+  double speed(NodeId i) const { return r_.platform.node_speed(i); }
+  std::uint32_t degree(NodeId) const { return static_cast<std::uint32_t>(info_.size()); }
+  std::span<const NeighborInfo> neighbors(NodeId, std::size_t) const { return info_; }
+  Rng& rng(NodeId) { return rng_; }
+  bool integer_load() const { return integer_; }
+  double load(NodeId) const { return holdings_.load; }
+  std::span<const Item> items(NodeId) const { return holdings_.items; }
+  std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
+
+  void send(NodeId, std::size_t, Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double,
+            const Cargo& cargo) {
+    if (to >= info_.size()) throw std::logic_error("send to port " + std::to_string(to) + " of node " + std::to_string(self_));
+    if (cargo.load < 0 || (cargo.load > holdings_.load && !r_.program.needs().overdraft))
+      throw std::logic_error("node " + std::to_string(self_) + " sends " + std::to_string(cargo.load) + " load units it does not hold");
+    std::vector<Item> items;
+    if (!cargo.items.empty()) items = holdings_.extract(cargo.items);
+    holdings_.load -= cargo.load;
+    moved_ += cargo.load;
+    ++sent_;
+    ++messages_[static_cast<std::size_t>(channel)];
+    const bool carries = cargo.load > 0 || !items.empty();
+    if (carries && r_.drop_every > 0 && ++carrying_ % r_.drop_every == 0) {
+      ++lost_;  // fault injection: lost on the wire
+      return;
+    }
+    Header h{self_, tag, static_cast<std::uint32_t>(channel), static_cast<std::uint32_t>(items.size()), cargo.load,
+             {value[0], value[1], value[2]}};
+    auto buffer = std::make_unique<std::vector<char>>(sizeof(Header) + items.size() * sizeof(Item));
+    std::memcpy(buffer->data(), &h, sizeof h);
+    if (!items.empty()) std::memcpy(buffer->data() + sizeof h, items.data(), items.size() * sizeof(Item));
+    MPI_Request request;
+    MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, static_cast<int>(info_[to].id), message_tag, MPI_COMM_WORLD,
+              &request);
+    sends_.push_back({request, std::move(buffer)});
+  }
+
+  std::span<const Message> take(NodeId, std::size_t, Channel channel) {
+    auto& box = mailbox_[static_cast<std::size_t>(channel)];
+    taken_.clear();
+    taken_items_.clear();
+    for (Arrived& a : box) {
+      holdings_.load += a.msg.load;
+      for (const Item& it : a.items) holdings_.add(it), taken_items_.push_back(it);
+      taken_.push_back(a.msg);
+    }
+    box.clear();
+    return taken_;
+  }
+
+  void set_timer(NodeId, double delay, std::uint32_t tag) {
+    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
+    timers_.push({now() + delay, timer_seq_++, tag});
+  }
+
+  void execute(NodeId, std::uint32_t item, std::uint32_t tag) {
+    const double seconds = item < holdings_.items.size() ? holdings_.items[item].weight * reference_speed / speed(self_) : 0.0;
+    execution_.begin(holdings_, item, tag, now(), seconds * r_.work_scale, self_);
+    executing_ = true;  // the kernel runs once the handler has returned
+  }
+
+  void add_load(NodeId, std::size_t, double delta) {
+    check_add_load(delta, holdings_.load, integer_, self_);
+    holdings_.load += delta;
+    added_ += delta;
+  }
+
+  void detected(NodeId) {
+    if (detected_at_ < 0) detected_at_ = now();
+  }
+  void finished(NodeId) { finished_at_ = now(); }
+  void note(std::string_view name, double value) { notes_[std::string(name)] = value; }
+
+ private:
+  struct Arrived {
+    Message msg;
+    std::vector<Item> items;
+  };
+  struct PendingSend {
+    MPI_Request request;
+    std::unique_ptr<std::vector<char>> buffer;
+  };
+
+  Port port_of(NodeId from) const {
+    for (Port p = 0; p < info_.size(); ++p)
+      if (info_[p].id == from) return p;
+    return no_port;
+  }
+
+  // Receives what has arrived; with `deliver`, the program hears of it.
+  bool poll(bool deliver) {
+    bool any = false;
+    while (true) {
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, message_tag, MPI_COMM_WORLD, &flag, &status);
+      if (!flag) return any;
+      int bytes = 0;
+      MPI_Get_count(&status, MPI_BYTE, &bytes);
+      std::vector<char> buffer(static_cast<std::size_t>(bytes));
+      MPI_Recv(buffer.data(), bytes, MPI_BYTE, status.MPI_SOURCE, message_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      Header h;
+      std::memcpy(&h, buffer.data(), sizeof h);
+      Arrived a;
+      a.msg.port = port_of(h.from);
+      a.msg.from = h.from;
+      a.msg.tag = h.tag;
+      a.msg.item_count = h.item_count;
+      a.msg.load = h.load;
+      a.msg.value = {h.value[0], h.value[1], h.value[2]};
+      a.items.resize(h.item_count);
+      if (h.item_count) std::memcpy(a.items.data(), buffer.data() + sizeof h, h.item_count * sizeof(Item));
+      ++received_;
+      const auto channel = static_cast<Channel>(h.channel);
+      mailbox_[h.channel].push_back(std::move(a));
+      any = true;
+      if (deliver && notify_[h.channel]) agent_->arrived(ctx_, channel);
+    }
+  }
+
+  // The item in hand, for real: the calibrated kernel for its work, then its program hears.
+  void run_kernel() {
+    const double seconds = execution_.ends - execution_.started;
+    volatile double sink = kernel(static_cast<std::uint64_t>(seconds * steps_per_second_));
+    (void)sink;
+    executing_ = false;
+    completions_.complete(execution_, now());
+    agent_->timer(ctx_, execution_.tag);
+  }
+
+  bool fire_timers() {
+    bool any = false;
+    while (!timers_.empty() && timers_.top().at <= now() && !executing_) {
+      const Timer t = timers_.top();
+      timers_.pop();
+      agent_->timer(ctx_, t.tag);
+      any = true;
+    }
+    return any;
+  }
+
+  void reap_sends() {
+    std::erase_if(sends_, [](PendingSend& s) {
+      int done = 0;
+      MPI_Test(&s.request, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    });
+  }
+
+  // After the stop: receive every message still on its way (into the mailboxes, unheard), so
+  // that the recount sees it.
+  void drain() {
+    while (true) {
+      poll(false);
+      reap_sends();
+      std::uint64_t mine[2] = {sent_ - lost_, received_}, all[2];
+      MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+      if (all[0] == all[1]) break;
+      pause_briefly();
+    }
+    for (PendingSend& s : sends_) MPI_Wait(&s.request, MPI_STATUS_IGNORE);
+    sends_.clear();
+  }
+
+  // Gathers every rank's figures on rank 0 and builds the result there.
+  RunResult result(const std::string& reason) {
+    double held = holdings_.load, untaken = 0;
+    std::vector<std::uint64_t> ids;
+    for (const Item& it : holdings_.items) ids.push_back(it.id);
+    for (const auto& box : mailbox_)
+      for (const Arrived& a : box) {
+        untaken += a.msg.load;
+        for (const Item& it : a.items) ids.push_back(it.id);
+      }
+    if (execution_.item) ids.push_back(execution_.item->id);
+    ids.insert(ids.end(), completions_.ids.begin(), completions_.ids.end());
+    // Doubles per rank: held, untaken, added, moved, busy, last completion, finished at, detected
+    // at, items completed, control messages, data messages.
+    const double mine[11] = {holdings_.held(), held + untaken, added_, moved_, execution_.busy, completions_.last, finished_at_,
+                             detected_at_, static_cast<double>(completions_.ids.size()),
+                             static_cast<double>(messages_[0]), static_cast<double>(messages_[1])};
+    std::vector<double> all(rank_ == 0 ? 11 * static_cast<std::size_t>(size_) : 0);
+    MPI_Gather(mine, 11, MPI_DOUBLE, all.data(), 11, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    const std::vector<std::uint64_t> every_id = gather_ids(ids);
+    const std::string every_note = gather_notes();
+    if (rank_ != 0) {
+      RunResult elsewhere;
+      elsewhere.reported = false;
+      return elsewhere;
+    }
+
+    RunResult out;
+    RunSummary& sum = out.summary;
+    const auto at = [&](int rank, int k) { return all[static_cast<std::size_t>(rank) * 11 + static_cast<std::size_t>(k)]; };
+    Ledger ledger;
+    std::vector<Holdings> initial(g_.num_nodes());
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) ledger.open(initial[i], r_.initial, i);
+    Ledger::Count count;
+    std::vector<double> final_load(g_.num_nodes());
+    WorkMetrics work;
+    double finished_last = 0;
+    bool all_finished = true;
+    TimeMetrics tm;
+    for (int q = 0; q < size_; ++q) {
+      count.load += at(q, 1);
+      ledger.add(at(q, 2));
+      sum.load_moved += at(q, 3);
+      work.busy.push_back(at(q, 4));
+      work.last_completion = std::max(work.last_completion, at(q, 5));
+      work.completed += static_cast<std::uint64_t>(at(q, 8));
+      all_finished = all_finished && at(q, 6) >= 0;
+      finished_last = std::max(finished_last, at(q, 6));
+      if (at(q, 7) >= 0 && (!sum.detected_at || at(q, 7) < *sum.detected_at)) sum.detected_at = at(q, 7);
+      tm.control_messages += static_cast<std::uint64_t>(at(q, 9));
+      tm.data_messages += static_cast<std::uint64_t>(at(q, 10));
+      final_load[static_cast<std::size_t>(q)] = at(q, 0);
+      sum.nodes_with_load += at(q, 0) > 0;
+    }
+    count.items = every_id;
+    sum.final_total = count.load;
+    sum.max_conservation_error = ledger.check(std::move(count), integer_, "the end of the MPI run");
+    std::vector<double> first(r_.initial.load);
+    if (!r_.initial.items.empty())
+      for (NodeId i = 0; i < g_.num_nodes(); ++i)
+        for (const Item& it : r_.initial.items[i]) first[i] += it.weight;
+    const std::vector<double> shares = speed_shares(r_.platform, g_.num_nodes());
+    const LoadStats st0 = load_stats<double>(first, shares), st1 = load_stats<double>(final_load, shares);
+    out.series.push_back({1, 0, 0.0, st0.imbalance, st0.stddev, st0.min, st0.max, st0.mean, 0.0});
+    out.series.push_back({2, 0, end_time_, st1.imbalance, st1.stddev, st1.min, st1.max, st1.mean, sum.load_moved});
+    sum.stop_reason = reason;
+    sum.initial_total = st0.total;
+    sum.initial_imbalance = st0.imbalance;
+    sum.final_imbalance = st1.imbalance;
+    sum.final_stddev = st1.stddev;
+    sum.final_spread = st1.max - st1.min;
+    if (all_finished) sum.finished_at = finished_last;
+    if (work.completed > 0) sum.work = std::move(work);
+    tm.time = end_time_;
+    tm.events = tm.control_messages + tm.data_messages;
+    tm.data_transferred = st0.total != 0 ? sum.load_moved / st0.total : 0.0;
+    sum.timing = tm;
+    std::istringstream notes(every_note);
+    for (std::string key; std::getline(notes, key, '\t');) {
+      std::string value;
+      std::getline(notes, value, '\n');
+      sum.notes[key] = std::stod(value);
+    }
+    if (r_.record_final_load) out.final_load = final_load;
+    return out;
+  }
+
+  std::vector<std::uint64_t> gather_ids(const std::vector<std::uint64_t>& ids) {
+    int n = static_cast<int>(ids.size());
+    std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
+    std::vector<std::uint64_t> out(rank_ == 0 ? static_cast<std::size_t>(total) : 0);
+    MPI_Gatherv(ids.data(), n, MPI_UINT64_T, out.data(), counts.data(), offsets.data(), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    return out;
+  }
+
+  std::string gather_notes() {
+    std::ostringstream text;
+    text.precision(17);
+    for (const auto& [k, v] : notes_) text << k << '\t' << v << '\n';
+    const std::string mine = text.str();
+    int n = static_cast<int>(mine.size());
+    std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
+    std::string out(rank_ == 0 ? static_cast<std::size_t>(total) : 0, '\0');
+    MPI_Gatherv(mine.data(), n, MPI_CHAR, out.data(), counts.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    return out;
+  }
+
+  const EngineRun& r_;
+  const Graph& g_;
+  const bool integer_;
+  int rank_ = 0, size_ = 1;
+  NodeId self_ = 0;
+  Holdings holdings_;
+  Execution execution_;
+  Completions completions_;
+  bool executing_ = false;
+  std::vector<NeighborInfo> info_;
+  bool notify_[channel_count] = {};
+  Rng rng_{1, 0};
+  std::unique_ptr<Agent> agent_;
+  NodeContext<MpiRun> ctx_;
+  std::vector<Arrived> mailbox_[channel_count];
+  std::vector<Message> taken_;
+  std::vector<Item> taken_items_;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  std::uint64_t timer_seq_ = 0;
+  std::deque<PendingSend> sends_;
+  std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0, messages_[channel_count] = {};
+  double t0_ = 0, end_time_ = 0, moved_ = 0, added_ = 0, finished_at_ = -1, detected_at_ = -1, steps_per_second_ = 1e8;
+  std::map<std::string, double> notes_;
+};
+
+}  // namespace
+
+RunResult run_mpi(const EngineRun& run) {
+  MpiRun r(run);
+  return r.run();
+}
+
+int mpi_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int mpi_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+}  // namespace nnlb

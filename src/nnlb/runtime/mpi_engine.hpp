@@ -1,0 +1,28 @@
+#pragma once
+// The MPI engine: node programs on real processes. Rank r of MPI_COMM_WORLD hosts node r of the
+// topology and runs its agent against a Context of real time (MPI_Wtime since a common start),
+// real messages (MPI point-to-point, load and item identities serialized with them), timers on
+// the wall clock, and Context::execute as a real CPU-bound kernel: an item of w seconds of work
+// runs w x work_scale seconds of a compute loop calibrated on rank 0, so a slower or busier
+// core really takes longer.
+//
+// The run ends when the program is globally quiet (no timer pending anywhere, every message sent
+// received: waves of MPI_Iallreduce over the four counters, two equal waves in a row) or at
+// time_limit; messages then still on their way are received before the end. Conservation is
+// recounted on rank 0 from every rank's holdings, untaken messages and completed items against
+// the initial state; a lost message (EngineRun::drop_every) makes it fail. An idle rank sleeps
+// 50 us between polls instead of spinning. Rank 0 returns the run's result; the others return an
+// empty one.
+#include "nnlb/engine/external.hpp"
+
+namespace nnlb {
+
+// Runs `run` on MPI_COMM_WORLD (initialized by the caller); InputError when the number of ranks
+// is not the number of nodes.
+RunResult run_mpi(const EngineRun& run);
+
+// This process's rank and the world's size.
+int mpi_rank();
+int mpi_size();
+
+}  // namespace nnlb

@@ -1,0 +1,74 @@
+// The MPI engine (engine = "mpi"): the same node programs on real ranks, under mpirun -np 4 on
+// this machine (oversubscribed: idle ranks sleep instead of spinning). Every task once for DD, MS
+// and CA; a balancing program conserves load; a lost message is caught.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+};
+
+#ifdef NNLB_TEST_MPIRUN
+Outcome mpirun(int ranks, const std::string& args) {
+  const std::string cmd = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 ") +
+                          "OMPI_MCA_btl=self,vader timeout 120 " NNLB_TEST_MPIRUN " -np " + std::to_string(ranks) + " " NNLB_BINARY
+                          " run --set engine=mpi " + args + " 2>&1";
+  Outcome o;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) o.out.append(buf.data(), n);
+  const int raw = ::pclose(pipe);
+  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return o;
+}
+#endif
+
+TEST(MpiEngine, EveryTaskRunsOnceUnderDdMsAndCa) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  for (const char* algorithm : {"dd", "ms", "ca"}) {
+    const Outcome o = mpirun(4, std::string("--set algorithm=") + algorithm +
+                                    " --set tasks.cores=4 --set tasks.init=cq:120 --set mpi.work_scale=0.0005 --format json");
+    ASSERT_EQ(o.status, 0) << algorithm << ": " << o.out;
+    const auto s = nlohmann::json::parse(o.out)["summary"];
+    EXPECT_EQ(s["tasks_executed"], 120) << algorithm;
+    EXPECT_EQ(s["stop_reason"], "quiet") << algorithm;
+    EXPECT_GT(s["makespan"].get<double>(), 0) << algorithm;
+    EXPECT_GE(s["makespan_over_lower_bound"].get<double>(), 0.5) << algorithm;  // real time: at least about the bound
+  }
+#endif
+}
+
+TEST(MpiEngine, ABalancingProgramConservesLoadAndALostMessageIsCaught) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  const std::string base = "--set topology=ring:4 --set algorithm=best-effort --set load.init=single:0,4000 --set stop.time=0.5 ";
+  const Outcome o = mpirun(4, base + "--format json");
+  ASSERT_EQ(o.status, 0) << o.out;
+  const auto s = nlohmann::json::parse(o.out)["summary"];
+  EXPECT_EQ(s["stop_reason"], "time");
+  EXPECT_NEAR(s["final_total"].get<double>(), 4000, 4000 * 1e-9);
+  EXPECT_LT(s["final_imbalance"].get<double>(), 0.5 * s["initial_imbalance"].get<double>());
+  const Outcome lost = mpirun(4, base + "--set mpi.drop_every=3");
+  EXPECT_NE(lost.status, 0) << lost.out;
+  EXPECT_NE(lost.out.find("not conserved"), std::string::npos) << lost.out;
+  // The ranks must match the nodes: one line, status 2.
+  const Outcome wrong = mpirun(2, base);
+  EXPECT_EQ(wrong.status, 2) << wrong.out;
+  EXPECT_NE(wrong.out.find("one rank per node"), std::string::npos) << wrong.out;
+#endif
+}
+
+}  // namespace
