@@ -16,31 +16,17 @@
 #include "nnlb/model/random_graphs.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
+#include "support.hpp"
 
 namespace nnlb {
 namespace {
 
 const std::string data_dir = NNLB_TEST_DATA;
 
-// The InputError::line() thrown by f, or a test failure if it throws none.
-template <class F>
-std::string input_error(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.line();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return {};
-}
+using test::input_error;
+using test::write_temp;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string write_temp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "nnlb_test_graphs_" + name;
-  std::ofstream(path) << content;
-  return path;
-}
 
 std::vector<std::pair<NodeId, NodeId>> edge_list(const Graph& g) {
   std::vector<std::pair<NodeId, NodeId>> edges;

@@ -22,6 +22,7 @@
 #include "nnlb/protocol/tree_detection.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
+#include "support.hpp"
 
 namespace nnlb {
 namespace {
@@ -525,11 +526,7 @@ TEST(IterativeApplication, BadParametersAreInputErrors) {
 
 // --- balance relative to speed --------------------------------------------------------------
 
-RunRecord run_sets(const std::vector<std::string>& sets) {
-  Scenario s;
-  for (const std::string& kv : sets) s.set_from_text(kv, "test");
-  return run_scenario(s, 1);
-}
+using test::run_sets;
 
 TEST(RelativeImbalance, NuAndTheBandAreMeasuredAgainstSpeedProportionalShares) {
   // M_r converges to C_i W / sum C (Theorem 1): nu against those shares falls to the target, where

@@ -2,34 +2,23 @@
 // this machine (oversubscribed: idle ranks sleep instead of spinning). Every task once for DD, MS
 // and CA; a balancing program conserves load; a lost message is caught.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "support.hpp"
+
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-};
+using nnlb::test::Outcome;
 
 #ifdef NNLB_TEST_MPIRUN
 Outcome mpirun(int ranks, const std::string& args) {
   const std::string cmd = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 ") +
                           "OMPI_MCA_btl=self,vader timeout 120 " NNLB_TEST_MPIRUN " -np " + std::to_string(ranks) + " " NNLB_BINARY
                           " run --set engine=mpi " + args + " 2>&1";
-  Outcome o;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) o.out.append(buf.data(), n);
-  const int raw = ::pclose(pipe);
-  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return o;
+  return nnlb::test::shell(cmd);
 }
 #endif
 

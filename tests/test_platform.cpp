@@ -2,39 +2,25 @@
 // platform files with per-node speeds and per-link latency and bandwidth, and their refusals.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <functional>
-
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
+#include "support.hpp"
 
 namespace nnlb {
 namespace {
 
-std::string write_temp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "nnlb_test_platform_" + name;
-  std::ofstream(path) << content;
-  return path;
-}
+using test::input_error;
+using test::run_sets;
+using test::write_temp;
 
 Slot slot_of(const Graph& g, NodeId i, NodeId j) {
   for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s)
     if (g.target(s) == j) return s;
   ADD_FAILURE() << "no edge " << i << "-" << j;
   return 0;
-}
-
-std::string error_line(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.line();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return {};
 }
 
 TEST(PlatformPreset, LanAndDslAreThePapersLinks) {
@@ -89,12 +75,12 @@ TEST(PlatformFile, LaterLinesOverrideEarlierOnesAndLinksAreSymmetric) {
 TEST(PlatformFile, BadLinesNameTheFileAndLine) {
   const Topology t = make_topology("line:4", 1);
   auto apply = [&](const std::string& name, const std::string& text) {
-    return error_line([&] {
+    return input_error([&] {
       Platform p{{1e9}, {5e-5}, {1.25e8}};
       apply_platform_file(write_temp(name, text), t.graph, p);
     });
   };
-  EXPECT_NE(apply("node.txt", "speed 1e9\nspeed 7 1e9\n").find("platform_node.txt:2"), std::string::npos);
+  EXPECT_NE(apply("node.txt", "speed 1e9\nspeed 7 1e9\n").find("nnlb_test_node.txt:2"), std::string::npos);
   EXPECT_NE(apply("node2.txt", "speed 7 1e9\n").find("node 7 is not in the topology"), std::string::npos);
   EXPECT_NE(apply("nolink.txt", "link 0 3 1e-3 1e6\n").find("no link of the topology joins 0 and 3"), std::string::npos);
   EXPECT_NE(apply("zero.txt", "speed * 0\n").find("speed must be > 0"), std::string::npos);
@@ -104,24 +90,18 @@ TEST(PlatformFile, BadLinesNameTheFileAndLine) {
   EXPECT_NE(apply("arity.txt", "link 0 1 0.1\n").find("expected 'link"), std::string::npos);
   EXPECT_NE(apply("nan.txt", "speed * nan\n").find(":1"), std::string::npos);
   EXPECT_NE(apply("range.txt", "speed 3-1 1e9\n").find("empty"), std::string::npos);
-  EXPECT_NE(error_line([&] {
+  EXPECT_NE(input_error([&] {
               Platform p{{1e9}, {5e-5}, {1.25e8}};
               apply_platform_file(::testing::TempDir() + "nnlb_no_such_platform", t.graph, p);
             }).find("not found"),
             std::string::npos);
 }
 
-RunRecord run_sets(const std::vector<std::string>& sets) {
-  Scenario s;
-  for (const std::string& kv : sets) s.set_from_text(kv, "test");
-  return run_scenario(s, 1);
-}
-
 TEST(PlatformScenario, PresetsRefuseTheKeysTheySet) {
-  EXPECT_NE(error_line([] { run_sets({"platform.preset=lan", "platform.latency=0.1"}); }).find("platform.latency"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"platform.preset=two-cluster", "platform.speed=2e9"}); }).find("platform.speed"),
+  EXPECT_NE(input_error([] { run_sets({"platform.preset=lan", "platform.latency=0.1"}); }).find("platform.latency"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"platform.preset=two-cluster", "platform.speed=2e9"}); }).find("platform.speed"),
             std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"platform.preset=wan"}); }).find("platform.preset"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"platform.preset=wan"}); }).find("platform.preset"), std::string::npos);
   // Speeds still come from platform.speed on LAN and DSL.
   EXPECT_NO_THROW(run_sets({"platform.preset=dsl", "platform.speed=uniform:1e9,2e9", "stop.steps=2"}));
 }

@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <functional>
 
 #include "nnlb/agent/task_scheduling.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
@@ -17,34 +15,21 @@
 #include "nnlb/model/tasks.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
+#include "support.hpp"
 
 namespace nnlb {
 namespace {
 
-std::string write_temp(const std::string& name, const std::string& content) {
-  const std::string path = ::testing::TempDir() + "nnlb_test_tasks_" + name;
-  std::ofstream(path) << content;
-  return path;
-}
+using test::input_error;
+using test::write_temp;
 
-RunRecord run_sets(const std::vector<std::string>& sets, std::uint64_t seed = 1) {
-  Scenario s;
-  s.set_from_text("engine=des", "test");
-  for (const std::string& kv : sets) s.set_from_text(kv, "test");
-  return run_scenario(s, seed);
+// A task run on the discrete-event engine with these settings.
+RunRecord run_sets(std::vector<std::string> sets, std::uint64_t seed = 1) {
+  sets.insert(sets.begin(), "engine=des");
+  return test::run_sets(sets, seed);
 }
 
 nlohmann::json summary(const RunRecord& r) { return to_json(r)["summary"]; }
-
-std::string error_line(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.line();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return {};
-}
 
 // --- Context::execute on every engine -----------------------------------------------------
 
@@ -211,22 +196,22 @@ TEST(TaskGenerator, CqMatchesThePapersStatistics) {
 
 TEST(TaskScheduling, BadTaskFilesAndImpossibleKeysAreOneLine) {
   auto bad_file = [&](const std::string& name, const std::string& text) {
-    return error_line([&] { run_sets({"algorithm=dd", "tasks.init=file:" + write_temp(name, text)}); });
+    return input_error([&] { run_sets({"algorithm=dd", "tasks.init=file:" + write_temp(name, text)}); });
   };
   EXPECT_NE(bad_file("empty.txt", "# nothing\n\n").find("lists no task"), std::string::npos);
   EXPECT_NE(bad_file("neg.txt", "3\n-1\n").find("neg.txt:2"), std::string::npos);
   EXPECT_NE(bad_file("nan.txt", "nan\n").find("nan.txt:1"), std::string::npos);
   EXPECT_NE(bad_file("zero.txt", "0\n").find("must be > 0"), std::string::npos);
   EXPECT_NE(bad_file("text.txt", "twelve\n").find("text.txt:1"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.cores=0"}); }).find("tasks.cores"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=ms", "tasks.cores=1"}); }).find("must be in 2 .."), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "topology=ring:8"}); }).find("topology"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=fos", "tasks.cores=8"}); }).find("applies only to task scheduling"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.batch=2"}); }).find("tasks.batch"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.split=zigzag"}); }).find("tasks.split"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=dd", "tasks.init=cq:0"}); }).find("tasks.init"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=ca", "tasks.background=random:0,1,5"}); }).find("tasks.background"), std::string::npos);
-  EXPECT_NE(error_line([] { run_sets({"algorithm=ca", "engine=sync"}); }).find("engine"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "tasks.cores=0"}); }).find("tasks.cores"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=ms", "tasks.cores=1"}); }).find("must be in 2 .."), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "topology=ring:8"}); }).find("topology"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=fos", "tasks.cores=8"}); }).find("applies only to task scheduling"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "tasks.batch=2"}); }).find("tasks.batch"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "tasks.split=zigzag"}); }).find("tasks.split"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "tasks.init=cq:0"}); }).find("tasks.init"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=ca", "tasks.background=random:0,1,5"}); }).find("tasks.background"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=ca", "engine=sync"}); }).find("engine"), std::string::npos);
 }
 
 }  // namespace

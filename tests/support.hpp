@@ -1,0 +1,63 @@
+#pragma once
+// Helpers the test files share: the one line of an expected InputError, scratch files, shell
+// commands, and runs of a scenario built from KEY=VALUE settings.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "nnlb/experiment/run.hpp"
+#include "nnlb/experiment/scenario.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb::test {
+
+// The InputError::line() thrown by f, or a test failure if it throws none.
+template <class F>
+std::string input_error(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.line();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return {};
+}
+
+// A file in the test scratch folder with `content`; returns its path.
+inline std::string write_temp(const std::string& name, const std::string& content) {
+  const std::string path = ::testing::TempDir() + "nnlb_test_" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+struct Outcome {
+  int status = -1;
+  std::string out;  // standard output
+};
+
+// Runs a shell command; standard error goes where the command says.
+inline Outcome shell(const std::string& cmd) {
+  Outcome o;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return o;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) o.out.append(buf.data(), n);
+  const int raw = ::pclose(pipe);
+  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return o;
+}
+
+// A run of the default scenario with these KEY=VALUE settings, in order.
+inline RunRecord run_sets(const std::vector<std::string>& sets, std::uint64_t seed = 1) {
+  Scenario s;
+  for (const std::string& kv : sets) s.set_from_text(kv, "test");
+  return run_scenario(s, seed);
+}
+
+}  // namespace nnlb::test
