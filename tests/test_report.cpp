@@ -15,28 +15,14 @@
 #include <sys/wait.h>
 
 #include "nnlb/experiment/study.hpp"
+#include "support.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status = -1;
-  std::string out;  // standard output
-};
-
-// Runs a shell command; standard error goes where the command says.
-Outcome shell(const std::string& cmd) {
-  Outcome o;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (!pipe) return o;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) o.out.append(buf.data(), n);
-  const int raw = ::pclose(pipe);
-  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return o;
-}
+using nnlb::test::Outcome;
+using nnlb::test::shell;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
