@@ -38,6 +38,8 @@ KINDS = {
                       "--out", "{OUT}/r.json"]),
     "platform": (".txt", ["run", "--set", "topology=mesh:4x4", "--set", "engine=des", "--set", "agent=rounds", "--set",
                           "algorithm=mr", "--set", "platform.file={CASE}", "--set", "stop.time=2", "--out", "{OUT}/r.json"]),
+    "tasks": (".txt", ["run", "--set", "engine=des", "--set", "algorithm=ca", "--set", "tasks.cores=4", "--set", "tasks.init=file:{CASE}",
+                       "--out", "{OUT}/r.json"]),
     "plot": (".jsonl", ["plot", "{CASE}", "--kind", "series", "--x", "steps", "--y", "imbalance", "--out", "{OUT}/p.png"]),
 }
 
