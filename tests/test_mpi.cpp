@@ -60,4 +60,33 @@ TEST(MpiEngine, ABalancingProgramConservesLoadAndALostMessageIsCaught) {
 #endif
 }
 
+TEST(MpiEngine, NodeProgramsRunUnchangedOnRealRanks) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  // The asynchronous balancer with two policies and the rounds program, on small graphs: load is
+  // conserved and the imbalance falls.
+  for (const char* topology : {"line:2", "line:3", "star:4", "complete:4"})
+    for (const char* program : {"--set algorithm=best-effort", "--set algorithm=fos", "--set agent=rounds --set algorithm=fos"}) {
+      const Outcome o = mpirun(std::string(topology).ends_with("2") ? 2 : std::string(topology).ends_with("3") ? 3 : 4,
+                               std::string("--set topology=") + topology + " " + program +
+                                   " --set load.init=single:0,1000 --set stop.time=0.3 --format json");
+      ASSERT_EQ(o.status, 0) << topology << " " << program << ": " << o.out;
+      const auto s = nlohmann::json::parse(o.out)["summary"];
+      EXPECT_NEAR(s["final_total"].get<double>(), 1000, 1e-6) << topology << " " << program;
+      EXPECT_LT(s["final_imbalance"].get<double>(), 0.1 * s["initial_imbalance"].get<double>()) << topology << " " << program;
+    }
+  // Jeannot & Vernier's application with negotiation and spanning-tree detection: every node
+  // finishes and the program ends by itself.
+  const Outcome app = mpirun(4, "--set topology=line:4 --set agent=iterative --set algorithm=mr --set mr.self=true --set load.mode=integer "
+                                "--set load.init=single:0,400 --set app.iterations=50 --set app.work_per_unit=1e4 --set app.detection=true "
+                                "--format json");
+  ASSERT_EQ(app.status, 0) << app.out;
+  const auto s = nlohmann::json::parse(app.out)["summary"];
+  EXPECT_EQ(s["stop_reason"], "quiet");
+  EXPECT_TRUE(s.contains("finished_at"));
+  EXPECT_EQ(s["final_total"], 400);
+#endif
+}
+
 }  // namespace

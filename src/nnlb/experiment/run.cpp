@@ -374,10 +374,15 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   if (engine == "mpi") {
     // Node programs on real processes: the asynchronous balancer (default), or the rounds program.
     const DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
-    require(s.text("agent") != "iterative", s, "agent", "the iterative application does not run on engine = \"mpi\" yet");
     const InitialState initial{prepared.initial, {}};
     std::unique_ptr<Program> program;
-    if (s.text("agent") == "rounds") {
+    if (s.text("agent") == "iterative") {
+      // Jeannot & Vernier's application; its job is a timer of the computation's length.
+      IterativeApplicationOptions ao = application_options(s, built);
+      ao.bytes_per_unit = setup.balancer.bytes_per_unit;
+      ao.control_bytes = setup.balancer.control_bytes;
+      program = std::make_unique<IterativeApplication>(ao);
+    } else if (s.text("agent") == "rounds") {
       const RoundBalancerOptions ro{.colors = 0, .control_bytes = setup.balancer.control_bytes, .bytes_per_unit = setup.balancer.bytes_per_unit};
       program = located(s, "algorithm", [&] { return std::make_unique<RoundBalancer>(*built.policy, ro); });
     } else {
