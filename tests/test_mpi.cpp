@@ -2,7 +2,11 @@
 // this machine (oversubscribed: idle ranks sleep instead of spinning). Every task once for DD, MS
 // and CA; a balancing program conserves load; a lost message is caught.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,13 +18,25 @@ namespace {
 using nnlb::test::Outcome;
 
 #ifdef NNLB_TEST_MPIRUN
-Outcome mpirun(int ranks, const std::string& args) {
+// nnlb under mpirun: its record on standard output, what the ranks and Open MPI said (notes,
+// warnings of the launcher) in `err`.
+struct Launch : Outcome {
+  std::string err;
+};
+
+Launch mpirun(int ranks, const std::string& args) {
+  const std::string err = ::testing::TempDir() + "nnlb_test_mpi_err_" + std::to_string(::getpid());
   // In NNLB_SANITIZE builds LeakSanitizer stays off for the ranks (Open MPI's own allocations);
   // ASan's other checks and UBSan stay on.
   const std::string cmd = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 ") +
-                          "OMPI_MCA_btl=self,vader ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 120 " NNLB_TEST_MPIRUN " -np " + std::to_string(ranks) + " " NNLB_BINARY
-                          " run --set engine=mpi " + args + " 2>&1";
-  return nnlb::test::shell(cmd);
+                          "OMPI_MCA_btl=self,vader ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 120 " NNLB_TEST_MPIRUN
+                          " -np " + std::to_string(ranks) + " " NNLB_BINARY " run --set engine=mpi " + args + " 2> " + err;
+  Launch o;
+  static_cast<Outcome&>(o) = nnlb::test::shell(cmd);
+  std::ifstream in(err);
+  o.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::remove(err.c_str());
+  return o;
 }
 #endif
 
@@ -29,9 +45,9 @@ TEST(MpiEngine, EveryTaskRunsOnceUnderDdMsAndCa) {
   GTEST_SKIP() << "nnlb was built without MPI";
 #else
   for (const char* algorithm : {"dd", "ms", "ca"}) {
-    const Outcome o = mpirun(4, std::string("--set algorithm=") + algorithm +
+    const Launch o = mpirun(4, std::string("--set algorithm=") + algorithm +
                                     " --set tasks.cores=4 --set tasks.init=cq:120 --set mpi.work_scale=0.0005 --format json");
-    ASSERT_EQ(o.status, 0) << algorithm << ": " << o.out;
+    ASSERT_EQ(o.status, 0) << algorithm << ": " << o.out << o.err;
     const auto s = nlohmann::json::parse(o.out)["summary"];
     EXPECT_EQ(s["tasks_executed"], 120) << algorithm;
     EXPECT_EQ(s["stop_reason"], "quiet") << algorithm;
@@ -46,19 +62,19 @@ TEST(MpiEngine, ABalancingProgramConservesLoadAndALostMessageIsCaught) {
   GTEST_SKIP() << "nnlb was built without MPI";
 #else
   const std::string base = "--set topology=ring:4 --set algorithm=best-effort --set load.init=single:0,4000 --set stop.time=0.5 ";
-  const Outcome o = mpirun(4, base + "--format json");
-  ASSERT_EQ(o.status, 0) << o.out;
+  const Launch o = mpirun(4, base + "--format json");
+  ASSERT_EQ(o.status, 0) << o.out << o.err;
   const auto s = nlohmann::json::parse(o.out)["summary"];
   EXPECT_EQ(s["stop_reason"], "time");
   EXPECT_NEAR(s["final_total"].get<double>(), 4000, 4000 * 1e-9);
   EXPECT_LT(s["final_imbalance"].get<double>(), 0.5 * s["initial_imbalance"].get<double>());
-  const Outcome lost = mpirun(4, base + "--set mpi.drop_every=3");
-  EXPECT_NE(lost.status, 0) << lost.out;
-  EXPECT_NE(lost.out.find("not conserved"), std::string::npos) << lost.out;
+  const Launch lost = mpirun(4, base + "--set mpi.drop_every=3");
+  EXPECT_NE(lost.status, 0) << lost.out << lost.err;
+  EXPECT_NE(lost.err.find("not conserved"), std::string::npos) << lost.err;
   // The ranks must match the nodes: one line, status 2.
-  const Outcome wrong = mpirun(2, base);
-  EXPECT_EQ(wrong.status, 2) << wrong.out;
-  EXPECT_NE(wrong.out.find("one rank per node"), std::string::npos) << wrong.out;
+  const Launch wrong = mpirun(2, base);
+  EXPECT_EQ(wrong.status, 2) << wrong.out << wrong.err;
+  EXPECT_NE(wrong.err.find("one rank per node"), std::string::npos) << wrong.err;
 #endif
 }
 
@@ -70,20 +86,20 @@ TEST(MpiEngine, NodeProgramsRunUnchangedOnRealRanks) {
   // conserved and the imbalance falls.
   for (const char* topology : {"line:2", "line:3", "star:4", "complete:4"})
     for (const char* program : {"--set algorithm=best-effort", "--set algorithm=fos", "--set agent=rounds --set algorithm=fos"}) {
-      const Outcome o = mpirun(std::string(topology).ends_with("2") ? 2 : std::string(topology).ends_with("3") ? 3 : 4,
+      const Launch o = mpirun(std::string(topology).ends_with("2") ? 2 : std::string(topology).ends_with("3") ? 3 : 4,
                                std::string("--set topology=") + topology + " " + program +
                                    " --set load.init=single:0,1000 --set stop.time=0.3 --format json");
-      ASSERT_EQ(o.status, 0) << topology << " " << program << ": " << o.out;
+      ASSERT_EQ(o.status, 0) << topology << " " << program << ": " << o.out << o.err;
       const auto s = nlohmann::json::parse(o.out)["summary"];
       EXPECT_NEAR(s["final_total"].get<double>(), 1000, 1e-6) << topology << " " << program;
       EXPECT_LT(s["final_imbalance"].get<double>(), 0.1 * s["initial_imbalance"].get<double>()) << topology << " " << program;
     }
   // Jeannot & Vernier's application with negotiation and spanning-tree detection: every node
   // finishes and the program ends by itself.
-  const Outcome app = mpirun(4, "--set topology=line:4 --set agent=iterative --set algorithm=mr --set mr.self=true --set load.mode=integer "
+  const Launch app = mpirun(4, "--set topology=line:4 --set agent=iterative --set algorithm=mr --set mr.self=true --set load.mode=integer "
                                 "--set load.init=single:0,400 --set app.iterations=50 --set app.work_per_unit=1e4 --set app.detection=true "
                                 "--format json");
-  ASSERT_EQ(app.status, 0) << app.out;
+  ASSERT_EQ(app.status, 0) << app.out << app.err;
   const auto s = nlohmann::json::parse(app.out)["summary"];
   EXPECT_EQ(s["stop_reason"], "quiet");
   EXPECT_TRUE(s.contains("finished_at"));
