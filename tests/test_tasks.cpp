@@ -103,6 +103,15 @@ TEST(TaskScheduling, DomainDecompositionAndMasterSlaveMatchHandSchedules) {
   EXPECT_DOUBLE_EQ(makespan({"algorithm=ms", "tasks.cores=3", "tasks.latency=0.5"}), 14);
   // Batches of 2: w1 {5,3} [0,8], w2 {2,4} [0,6], then w2 {1,6} [6,13].
   EXPECT_DOUBLE_EQ(makespan({"algorithm=ms", "tasks.cores=3", "tasks.batch=2"}), 13);
+  // A master spending 1 s per request serves at most one request a second: 100 tasks of 0.1 s on
+  // 8 cores take at least 100 s (and 2 s without the service time).
+  auto bottleneck = [&](const char* service) {
+    return summary(run_sets({"algorithm=ms", "tasks.cores=8", "tasks.init=uniform:100,0.1,0.1", std::string("tasks.service=") + service}))["makespan"]
+        .get<double>();
+  };
+  EXPECT_NEAR(bottleneck("0"), 100 / 7 * 0.1 + 0.1, 1e-9);
+  EXPECT_GE(bottleneck("1"), 100.0);
+  EXPECT_LE(bottleneck("1"), 101.0);
   // Speed: core 1 twice as fast takes twice the share.
   const RunRecord speed = run_sets({"algorithm=dd", "tasks.cores=2", "tasks.split=speed", "tasks.init=uniform:30,1,1",
                                     "platform.speed=file:" + write_temp("speeds.txt", "1e9\n2e9\n")});

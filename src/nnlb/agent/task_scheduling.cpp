@@ -52,12 +52,12 @@ class TaskAgent final : public Agent {
     for (const Message& m : ctx.take(channel)) {
       switch (m.tag) {
         case request_tag:
-          pending_.push_back({m.from, m.port, static_cast<std::uint32_t>(m.value[0])});
+          pending_.push_back({m.from, m.port, static_cast<std::uint32_t>(m.value[0]), ctx.now()});
           if (!serving_) {
-            // Answer every request of this moment together, in core order (the timer comes
-            // after the arrivals already queued for now).
+            // The requests of this moment are answered together, in core order, after the
+            // master's service time (the timer comes after the arrivals already queued for now).
             serving_ = true;
-            ctx.set_timer(0, serve_timer);
+            ctx.set_timer(opt_.service, serve_timer);
           }
           break;
         case tasks_tag:
@@ -96,6 +96,7 @@ class TaskAgent final : public Agent {
     NodeId from;
     Port port;
     std::uint32_t batch;
+    double at;  // when it arrived
   };
 
   Port port_of(Context& ctx, NodeId node) const {
@@ -209,11 +210,14 @@ class TaskAgent final : public Agent {
     next(ctx);
   }
 
-  // The master answers the requests of this moment, in core order.
+  // The master answers the waiting requests in order of arrival (ties: core order): all of them
+  // with no service time, else one per service time.
   void serve(Context& ctx) {
     serving_ = false;
-    std::sort(pending_.begin(), pending_.end(), [](const Request& a, const Request& b) { return a.from < b.from; });
-    for (const Request& r : pending_) {
+    std::stable_sort(pending_.begin(), pending_.end(), [](const Request& a, const Request& b) { return a.at < b.at || (a.at == b.at && a.from < b.from); });
+    const std::size_t answered = opt_.service > 0 ? 1 : pending_.size();
+    for (std::size_t k = 0; k < answered; ++k) {
+      const Request& r = pending_[k];
       const auto held = static_cast<std::uint32_t>(ctx.items().size());
       if (held == 0) {
         ctx.send(r.port, Channel::control, no_more_tag, {}, 0);
@@ -226,7 +230,11 @@ class TaskAgent final : public Agent {
       for (std::uint32_t k = 0; k < take; ++k) which[k] = held - 1 - k;
       ctx.send(r.port, Channel::control, tasks_tag, {}, 0, {.items = which});
     }
-    pending_.clear();
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(answered));
+    if (!pending_.empty()) {
+      serving_ = true;
+      ctx.set_timer(opt_.service, serve_timer);
+    }
     if (released_ == ctx.degree()) finish_master(ctx);
   }
 

@@ -7,7 +7,8 @@
 //  ms  master-slave (sec. 2): the coordinator (core 0) holds every task and executes none; a
 //      worker asks for `batch` tasks, executes them, asks again. The master answers the requests
 //      that arrive at one moment in core order, so with no latency and batch 1 MS is list
-//      scheduling in file order (ties: the lowest core).
+//      scheduling in file order (ties: the lowest core); with a service time it answers one
+//      request per service time, in order of arrival (a master that is a bottleneck).
 //  ca  the combined algorithm (sec. 3). Phase 1: DD until a core has finished its list (T_min);
 //      it signals every other core, which finishes the task in hand and stops. Phase 2: every
 //      core reports to the coordinator (tasks done, their durations, and its unfinished tasks);
@@ -50,6 +51,7 @@ Phase3 choose_phase3(const std::vector<CoreReport>& reports, std::uint64_t unfin
 struct TaskSchedulingOptions {
   TaskAlgorithm algorithm = TaskAlgorithm::dd;
   std::uint32_t batch = 1;  // MS (and CA's MS phase): tasks per request
+  double service = 0;       // seconds the master spends on one request (0: it answers at once)
   CaRules rules;
 };
 

@@ -46,7 +46,8 @@ double horizon(const Scenario& s, const PreparedRun& p) {
     slowest = std::min(slowest, p.platform.node_speed(i) / reference_speed);
     least = std::min(least, p.platform.background.least_fraction(i));
   }
-  return 2 * (work / slowest / least + (tasks + 4) * s.number("tasks.latency")) + 1;
+  const double per_request = s.number("tasks.latency") + s.number("tasks.service");
+  return 2 * (work / slowest / least + (tasks + static_cast<double>(p.items.size()) + 4) * per_request) + 1;
 }
 
 }  // namespace
@@ -130,7 +131,8 @@ RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engin
   DesOptions o;
   o.stop_when_balanced = false;
   // Unless stop.time says otherwise, a horizon no schedule can need: every task one after the
-  // other on the slowest core at the background's least share, plus a request's latency each.
+  // other on the slowest core at the background's least share, plus a request's latency and the
+  // master's service time for each task and core.
   o.time_limit = s.is_default("stop.time") ? horizon(s, p) : s.number("stop.time");
   const double period = s.number("des.sample_period");
   o.sample_period = period > 0 ? period : std::max(lower_bound(p) / 20, 1e-3);  // about 20 samples

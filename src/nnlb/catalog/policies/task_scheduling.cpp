@@ -27,6 +27,7 @@ BuiltPolicy build(TaskAlgorithm algorithm, const PolicySpec& s) {
   TaskSchedulingOptions o;
   o.algorithm = algorithm;
   o.batch = whole(s, "tasks.batch", 1, 1);
+  o.service = fraction(s, "tasks.service", 0);
   o.rules.cores = whole(s, "ca.cores", 32, 1);
   o.rules.similar_count = fraction(s, "ca.similar_count", 0.1);
   o.rules.similar_duration = fraction(s, "ca.similar_duration", 0.1);
@@ -44,6 +45,8 @@ void register_task_scheduling(PolicyCatalog& catalog) {
   const PolicyKey split{PolicyKey::Type::text_or_number, "tasks.split", "block",
                         "dd, ca: first split of the tasks: block (contiguous, file order) | cyclic | random | speed"};
   const PolicyKey batch{PolicyKey::Type::number, "tasks.batch", "1", "ms, ca: tasks a worker asks the master for at once"};
+  const PolicyKey service{PolicyKey::Type::number, "tasks.service", "0",
+                          "ms, ca: seconds MS's master spends on one request (it answers one at a time; 0: at once)"};
   catalog.add({.name = "dd",
                .summary = "domain decomposition of independent tasks, Filipović & Krstajić 2016 sec. 2",
                .reads = {"tasks.split"},
@@ -52,13 +55,13 @@ void register_task_scheduling(PolicyCatalog& catalog) {
                .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::dd, s); }});
   catalog.add({.name = "ms",
                .summary = "master-slave: core 0 hands out tasks on request, Filipović & Krstajić 2016 sec. 2",
-               .reads = {"tasks.batch"},
-               .keys = {batch},
-               .help = {"tasks.batch: tasks per request (default 1)"},
+               .reads = {"tasks.batch", "tasks.service"},
+               .keys = {batch, service},
+               .help = {"tasks.batch: tasks per request (default 1); tasks.service: the master's seconds per request (default 0)"},
                .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::ms, s); }});
   catalog.add({.name = "ca",
                .summary = "the combined algorithm: DD, stop at the first idle core, reports, DD or MS, Filipović & Krstajić 2016 sec. 3",
-               .reads = {"tasks.split", "tasks.batch", "ca.cores", "ca.similar_count", "ca.similar_duration", "ca.similar_speed"},
+               .reads = {"tasks.split", "tasks.batch", "tasks.service", "ca.cores", "ca.similar_count", "ca.similar_duration", "ca.similar_speed"},
                .keys = {{PolicyKey::Type::number, "ca.cores", "32", "ca: MS1 above this many cores, DD1 below"},
                         {PolicyKey::Type::number, "ca.similar_count", "0.1",
                          "ca: DD2/MS4, tasks done per core are similar when (max - min) / mean <= this"},
