@@ -17,6 +17,8 @@
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 
+#include "contract.hpp"
+
 namespace nnlb {
 namespace {
 
@@ -29,6 +31,7 @@ const Platform platform{{1e9}, {5e-5}, {1.25e8}};
 // the limit (200 simulated seconds, 4000 rounds).
 struct DesEngine {
   static constexpr const char* name = "des";
+  static constexpr bool deterministic = true;
   static RunResult run(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
                        const EdgeColoring* coloring = nullptr, bool until_balanced = false) {
     DesOptions o;
@@ -37,10 +40,15 @@ struct DesEngine {
     o.stop_when_balanced = until_balanced;
     return run_des(t, p, mode, init, platform, o, coloring);
   }
+  static std::optional<RunResult> run_balanced(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
+                                               const EdgeColoring* coloring) {
+    return run(t, p, mode, init, coloring, true);
+  }
 };
 
 struct RoundsEngine {
   static constexpr const char* name = "rounds";
+  static constexpr bool deterministic = true;
   static RunResult run(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
                        const EdgeColoring* coloring = nullptr, bool until_balanced = false) {
     RoundsOptions o;
@@ -48,6 +56,10 @@ struct RoundsEngine {
     o.record_final_load = true;
     o.stop_when_balanced = until_balanced;
     return run_rounds(t, p, mode, init, platform, o, coloring);
+  }
+  static std::optional<RunResult> run_balanced(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
+                                               const EdgeColoring* coloring) {
+    return run(t, p, mode, init, coloring, true);
   }
 };
 
@@ -58,14 +70,6 @@ TYPED_TEST_SUITE(EveryEngine, Engines);
 
 InitialState loads(std::vector<double> w) { return {std::move(w), {}}; }
 
-// make_topology's specs, plus "single": one node and no edge.
-Topology topology(const std::string& spec) {
-  if (spec != "single") return make_topology(spec, 1);
-  Topology t;
-  t.spec = spec;
-  t.graph = Graph::from_edges(1, {});
-  return t;
-}
 
 // --- a protocol written once: Chang's echo algorithm ------------------------------------------
 // Node 0 floods an explore message; a node's first explore names its parent; once a node has
@@ -127,7 +131,7 @@ class Echo final : public Program {
 
 TYPED_TEST(EveryEngine, EchoProtocolComputesTheTotalOnce) {
   for (const char* spec : {"single", "line:2", "ring:7", "star:6", "complete:5", "torus:5x4", "hypercube:4"}) {
-    const Topology t = topology(spec);
+    const Topology t = test::contract_topology(spec);
     const NodeId n = t.graph.num_nodes();
     std::vector<double> w(n);
     std::iota(w.begin(), w.end(), 1.0);
@@ -385,46 +389,10 @@ TEST(AgentLayer, AsyncBalancerRefusesWhatItCannotGive) {
   EXPECT_NO_THROW(DesEngine::run(t, echo, LoadMode::real, loads(std::vector<double>(8, 1))));
 }
 
-// --- the contract: every accepted policy x program x engine ----------------------------------------
+// --- the contract: every accepted policy x program x engine (tests/contract.hpp; the MPI engine
+// runs it in tests/mpi_contract.cpp) ---------------------------------------------------------------
 
-struct Pair {
-  std::string algorithm;
-  bool async;  // AsyncBalancer, else RoundBalancer
-};
-
-std::unique_ptr<Program> program_for(const Pair& p, const Policy& pol, std::uint32_t colors) {
-  if (p.async) return std::make_unique<AsyncBalancer>(pol, AsyncBalancerOptions{.colors = colors});
-  return std::make_unique<RoundBalancer>(pol, RoundBalancerOptions{.colors = colors});
-}
-
-std::vector<Pair> accepted_pairs() {
-  std::vector<Pair> pairs;
-  for (const char* a : {"fos", "ade", "best-effort", "naive"}) pairs.push_back({a, true});
-  for (const char* a : {"fos", "sos", "ade", "best-effort", "naive"}) pairs.push_back({a, false});
-  return pairs;
-}
-
-TYPED_TEST(EveryEngine, ContractConservesConvergesAndRepeats) {
-  for (const char* spec : {"single", "line:2", "line:3", "star:7", "complete:6"})
-    for (const Pair& pair : accepted_pairs())
-      for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
-        const Topology t = topology(spec);
-        const NodeId n = t.graph.num_nodes();
-        const BuiltPolicy built = policy(pair.algorithm, t);
-        const EdgeColoring coloring = edge_coloring_for(t);
-        const auto program = program_for(pair, *built.policy, std::max<std::uint32_t>(coloring.num_colors, 1));
-        std::vector<double> w(n, 0.0);
-        w[0] = 1000.0 * n;
-        const std::string what = std::string(TypeParam::name) + " " + spec + " " + pair.algorithm + (pair.async ? " async" : " rounds") +
-                                 (mode == LoadMode::integer ? " integer" : " real");
-        RunResult a, b;
-        ASSERT_NO_THROW(a = TypeParam::run(t, *program, mode, loads(w), &coloring, true)) << what;
-        b = TypeParam::run(t, *program, mode, loads(w), &coloring, true);
-        EXPECT_EQ(a.final_load, b.final_load) << what;
-        EXPECT_NEAR(a.summary.final_total, 1000.0 * n, 1e-9 * 1000 * n) << what;
-        EXPECT_TRUE(a.summary.balanced) << what;  // every node within 1 % of the mean
-      }
-}
+TYPED_TEST(EveryEngine, ContractConservesConvergesAndRepeats) { test::check_contract<TypeParam>(); }
 
 TEST(AgentLayer, RoundsEngineResultDoesNotDependOnTheThreadCount) {
   const Topology t = make_topology("torus:90x90", 1);  // two blocks of nodes

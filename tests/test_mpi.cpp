@@ -61,13 +61,26 @@ TEST(MpiEngine, ABalancingProgramConservesLoadAndALostMessageIsCaught) {
 #ifndef NNLB_TEST_MPIRUN
   GTEST_SKIP() << "nnlb was built without MPI";
 #else
-  const std::string base = "--set topology=ring:4 --set algorithm=best-effort --set load.init=single:0,4000 --set stop.time=0.5 ";
+  // Iterations of 1e3 flop per unit (0.4 ms for node 0's 4,000 units at 1e9 flop/s): many
+  // balancing steps in half a second.
+  const std::string base = "--set topology=ring:4 --set algorithm=best-effort --set load.init=single:0,4000 --set stop.time=0.5 "
+                           "--set des.flops_per_unit=1e3 ";
   const Launch o = mpirun(4, base + "--format json");
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   const auto s = nlohmann::json::parse(o.out)["summary"];
-  EXPECT_EQ(s["stop_reason"], "time");
+  EXPECT_EQ(s["stop_reason"], "balanced");  // as on des: a balancer stops once every node is in the band
+  EXPECT_TRUE(s["balanced"]);
   EXPECT_NEAR(s["final_total"].get<double>(), 4000, 4000 * 1e-9);
   EXPECT_LT(s["final_imbalance"].get<double>(), 0.5 * s["initial_imbalance"].get<double>());
+  // Iterations 100 times longer: the run goes on to stop.time, its series sampled every 10 ms.
+  const Launch sampled = mpirun(4, base + "--set des.flops_per_unit=1e5 --set des.sample_period=0.01 --format json");
+  ASSERT_EQ(sampled.status, 0) << sampled.out << sampled.err;
+  const auto series = nlohmann::json::parse(sampled.out)["series"];
+  const auto& time = series["time"];
+  EXPECT_GE(time.size(), 10u);  // 0.5 s at 10 ms, less what ranks sharing 2 cores delay
+  for (std::size_t k = 1; k < time.size(); ++k) EXPECT_GT(time[k].get<double>(), time[k - 1].get<double>()) << k;
+  EXPECT_LT(series["imbalance"].back().get<double>(), series["imbalance"].front().get<double>());
+  EXPECT_NEAR(series["mean"].back().get<double>(), 1000, 1e-9);
   const Launch lost = mpirun(4, base + "--set mpi.drop_every=3");
   EXPECT_NE(lost.status, 0) << lost.out << lost.err;
   EXPECT_NE(lost.err.find("not conserved"), std::string::npos) << lost.err;

@@ -10,6 +10,7 @@
 #include "nnlb/agent/agent.hpp"
 #include "nnlb/engine/initial_state.hpp"
 #include "nnlb/engine/result.hpp"
+#include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/topology.hpp"
@@ -27,6 +28,10 @@ struct EngineRun {
   std::uint64_t seed = 1;
   bool record_final_load = false;
   std::uint64_t drop_every = 0;  // fault injection: lose every k-th message carrying load or items
+  double band = 0.01;            // balanced: every node within band x its share of the total
+  bool stop_when_balanced = false;  // stop once every node is in the band (static load only)
+  double sample_period = 0;      // the series every this many seconds; 0: first and last state only
+  const EdgeColoring* coloring = nullptr;  // dimension exchange pairs by it (NeighborInfo::color)
 };
 
 using Engine = std::function<RunResult(const EngineRun&)>;

@@ -19,12 +19,17 @@ std::string cell(const json& v) {
   return v.get<std::string>();
 }
 
+bool is_task_record(const json& r) { return r["summary"].contains("makespan"); }
+
 // How the engine ran: step accounting and invocation on sync; the node program, virtual load and
-// balancing period on des.
-std::string engine_text(const json& s) {
-  if (s["engine"] == "des") {
+// balancing period on des and mpi; the cores of a task run.
+std::string engine_text(const json& r) {
+  const auto& s = r["scenario"];
+  if (is_task_record(r)) return fmt::format("{} tasks on {} cores, {} engine", cell(r["summary"]["tasks"]), cell(s["tasks.cores"]),
+                                            s["engine"].get<std::string>());
+  if (s["engine"] != "sync") {
     const std::string agent = s["agent"] == "rounds" ? "synchronous rounds as messages" : "asynchronous balancer";
-    return fmt::format("des engine, {}{}, balancing every {} s", agent, s["des.virtual_load"] == true ? " with virtual load" : "",
+    return fmt::format("{} engine, {}{}, balancing every {} s", s["engine"].get<std::string>(), agent, s["des.virtual_load"] == true ? " with virtual load" : "",
                        cell(s["des.lb_period"]));
   }
   return fmt::format("sync engine, {}-port, {} invocation", s["port"].get<std::string>(), s["invocation"].get<std::string>());
@@ -36,7 +41,7 @@ std::string describe(const json& r) {
   for (const auto& [k, v] : r["parameters"].items()) params += fmt::format(" {}={:.6g}", k, v.get<double>());
   return fmt::format("{} on {} ({} nodes, {} edges, max degree {}){}; {} load, {}, seed {}\n", s["algorithm"].get<std::string>(),
                      r["topology"]["spec"].get<std::string>(), cell(r["topology"]["nodes"]), cell(r["topology"]["edges"]),
-                     cell(r["topology"]["max_degree"]), params, s["load.mode"].get<std::string>(), engine_text(s), cell(r["seed"]));
+                     cell(r["topology"]["max_degree"]), params, s["load.mode"].get<std::string>(), engine_text(r), cell(r["seed"]));
 }
 
 const char* summary_fields[] = {"steps_to_balance", "steps", "rounds", "initial_imbalance", "final_imbalance",
@@ -69,6 +74,14 @@ std::string format_table(const json& r, std::size_t max_rows) {
     out += fmt::format("\nstopped by {} after {} steps ({} rounds); steps to balance: {}\n", cell(m["stop_reason"]), cell(m["steps"]),
                        cell(m["rounds"]), cell(m["steps_to_balance"]));
   }
+  if (is_task_record(r)) {
+    out += fmt::format("tasks: {} executed; makespan {} s, lower bound {} s ({} x); efficiency {}\n", cell(m["tasks_executed"]),
+                       cell(m["makespan"]), cell(m["lower_bound"]), cell(m["makespan_over_lower_bound"]), cell(m["efficiency"]));
+    if (m.contains("ca_choice"))
+      out += fmt::format("CA: phase 1 {} s, termination and reports {} s, phase 3 {} s ({}, {} tasks reassigned)\n", cell(m["ca_phase1"]),
+                         cell(m["ca_termination"]), cell(m["ca_phase3"]), cell(m["ca_choice"]), cell(m["ca_unfinished"]));
+    return out;
+  }
   out += fmt::format("imbalance {} -> {}; load moved {}; conservation error {}\n", cell(m["initial_imbalance"]),
                      cell(m["final_imbalance"]), cell(m["load_moved"]), cell(m["max_conservation_error"]));
   return out;
@@ -100,8 +113,12 @@ std::string format_summary_csv(const std::vector<json>& records) {
 }
 
 json aggregate_summaries(const std::vector<json>& records) {
+  return aggregate_fields(records, std::vector<const char*>(std::begin(summary_fields), std::end(summary_fields)));
+}
+
+json aggregate_fields(const std::vector<json>& records, const std::vector<const char*>& fields) {
   json agg = {{"runs", records.size()}};
-  for (const char* f : summary_fields) {
+  for (const char* f : fields) {
     double sum = 0, lo = 0, hi = 0;
     std::size_t count = 0;
     for (const auto& r : records) {
@@ -120,16 +137,23 @@ json aggregate_summaries(const std::vector<json>& records) {
 
 std::string format_repeat_table(const std::vector<json>& records) {
   std::string out = describe(records.front());
-  out += fmt::format("\n{:>20} {:>16} {:>10} {:>14} {:>14}  {}\n", "seed", "steps_to_balance", "steps", "final_imbalance", "load_moved", "stop");
+  const bool tasks = is_task_record(records.front());
+  const std::vector<const char*> fields = tasks ? std::vector<const char*>{"makespan", "efficiency", "makespan_over_lower_bound"}
+                                                : std::vector<const char*>{"steps_to_balance", "steps", "final_imbalance", "load_moved"};
+  out += fmt::format("\n{:>20}", "seed");
+  for (const char* f : fields) out += fmt::format(" {:>16}", f);
+  out += tasks ? "  ca_choice\n" : "  stop\n";
   for (const auto& r : records) {
     const auto& m = r["summary"];
-    out += fmt::format("{:>20} {:>16} {:>10} {:>14} {:>14}  {}\n", cell(r["seed"]), cell(m["steps_to_balance"]), cell(m["steps"]),
-                       cell(m["final_imbalance"]), cell(m["load_moved"]), cell(m["stop_reason"]));
+    out += fmt::format("{:>20}", cell(r["seed"]));
+    for (const char* f : fields) out += fmt::format(" {:>16}", cell(m[f]));
+    out += fmt::format("  {}\n", tasks ? (m.contains("ca_choice") ? cell(m["ca_choice"]) : "-") : cell(m["stop_reason"]));
   }
-  const json agg = aggregate_summaries(records);
-  for (const char* f : {"steps_to_balance", "steps", "final_imbalance", "load_moved"}) {
+  json agg = aggregate_summaries(records);
+  if (tasks) agg = aggregate_fields(records, fields);
+  for (const char* f : fields) {
     if (agg[f].is_null()) continue;
-    out += fmt::format("{:>18}: mean {} min {} max {} ({} runs)\n", f, cell(agg[f]["mean"]), cell(agg[f]["min"]), cell(agg[f]["max"]),
+    out += fmt::format("{:>26}: mean {} min {} max {} ({} runs)\n", f, cell(agg[f]["mean"]), cell(agg[f]["min"]), cell(agg[f]["max"]),
                        cell(agg[f]["count"]));
   }
   return out;

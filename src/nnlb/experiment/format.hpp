@@ -17,5 +17,7 @@ std::string format_summary_csv(const std::vector<nlohmann::json>& records);
 std::string format_repeat_table(const std::vector<nlohmann::json>& records);
 // {"runs": n, "<field>": {"mean", "min", "max"}} over the numeric summary fields.
 nlohmann::json aggregate_summaries(const std::vector<nlohmann::json>& records);
+// The same for the summary fields named.
+nlohmann::json aggregate_fields(const std::vector<nlohmann::json>& records, const std::vector<const char*>& fields);
 
 }  // namespace nnlb

@@ -276,7 +276,7 @@ constexpr EngineCost sync_cost{32, 16}, des_cost{512, 512};
 // (from the topology spec), the engine's arrays or, for an analysis, the spectrum solver's, and
 // the recording, which grows with the run's length (series, load history).
 MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const MemoryUse& use) {
-  const bool des = s.text("engine") == "des";
+  const bool des = s.text("engine") == "des" || s.text("engine") == "mpi";  // mpi samples as des does
   MemoryEstimate m;
   const std::string smaller = "use a smaller topology";
   m.add("graph", "topology", smaller, size.build_bytes());
@@ -373,7 +373,12 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   }
   if (engine == "mpi") {
     // Node programs on real processes: the asynchronous balancer (default), or the rounds program.
-    const DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
+    DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
+    EdgeColoring coloring;
+    if (built.policy->pairing() == Pairing::matching) {
+      coloring = edge_coloring_for(topo);
+      setup.balancer.colors = coloring.num_colors;
+    }
     const InitialState initial{prepared.initial, {}};
     std::unique_ptr<Program> program;
     if (s.text("agent") == "iterative") {
@@ -383,7 +388,8 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
       ao.control_bytes = setup.balancer.control_bytes;
       program = std::make_unique<IterativeApplication>(ao);
     } else if (s.text("agent") == "rounds") {
-      const RoundBalancerOptions ro{.colors = 0, .control_bytes = setup.balancer.control_bytes, .bytes_per_unit = setup.balancer.bytes_per_unit};
+      const RoundBalancerOptions ro{.colors = coloring.num_colors, .control_bytes = setup.balancer.control_bytes,
+                                    .bytes_per_unit = setup.balancer.bytes_per_unit};
       program = located(s, "algorithm", [&] { return std::make_unique<RoundBalancer>(*built.policy, ro); });
     } else {
       program = located(s, "algorithm", [&] { return std::make_unique<AsyncBalancer>(*built.policy, setup.balancer); });
@@ -391,6 +397,10 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
     EngineRun r{topo, *program, prepared.mode, initial, prepared.platform};
     r.time_limit = s.number("stop.time");
     r.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
+    r.band = setup.engine.band;
+    r.stop_when_balanced = s.text("agent") != "iterative";  // as on des: a balancer stops once balanced
+    r.sample_period = setup.engine.sample_period;
+    r.coloring = &coloring;
     r.seed = seeds.engine;
     r.record_final_load = s.boolean("output.final_load");
     rec.result = run_registered(s, r);

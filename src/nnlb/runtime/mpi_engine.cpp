@@ -9,6 +9,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <queue>
 #include <sstream>
 #include <string>
@@ -26,6 +27,11 @@ namespace nnlb {
 namespace {
 
 constexpr int message_tag = 7;
+
+// The counters a wave sums over the ranks: messages sent (less those lost) and received, ranks
+// with a timer pending or an item in hand, ranks past the time limit, ranks out of the band, and
+// rank 0's sample tick (elapsed time / sample period).
+enum WaveCounter { sent, received, active, past_limit, out_of_band, tick, wave_counters };
 
 // A message on the wire: this header, then item_count items.
 struct Header {
@@ -67,10 +73,10 @@ void pause_briefly() {
 
 class MpiRun {
  public:
-  explicit MpiRun(const EngineRun& r)
-      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), ctx_(*this) {
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MpiRun(const EngineRun& r, MPI_Comm comm)
+      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(comm), ctx_(*this) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
     if (static_cast<std::uint64_t>(size_) != g_.num_nodes())
       throw InputError({}, "engine", "the topology has " + std::to_string(g_.num_nodes()) + " nodes and mpirun started " +
                                          std::to_string(size_) + " ranks: one rank per node");
@@ -78,30 +84,40 @@ class MpiRun {
     holdings_.load = r.initial.load[self_];
     if (!r.initial.items.empty())
       for (const Item& it : r.initial.items[self_]) holdings_.add(it);
+    const bool colored = usable_coloring(r.program, r.coloring, g_.num_slots());
     for (Slot s = g_.first_slot(self_); s < g_.end_slot(self_); ++s) {
       const NodeId j = g_.target(s);
-      info_.push_back({j, g_.degree(j), r.platform.node_speed(j), r.platform.link_latency(s), r.platform.link_bandwidth(s), -1,
-                       r.initial.load[j]});
+      info_.push_back({j, g_.degree(j), r.platform.node_speed(j), r.platform.link_latency(s), r.platform.link_bandwidth(s),
+                       colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1, r.initial.load[j]});
     }
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = r.program.notifies(static_cast<Channel>(c));
     rng_ = Rng(r.seed, self_);
     // One kernel rate for all ranks (rank 0's): a task's work is the same number of steps
     // everywhere, and a slower core takes longer.
     double rate = rank_ == 0 ? calibrate() : 0.0;
-    MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, comm_);
     steps_per_second_ = rate;
+    // This node's share of the initial total: the band a balanced run ends in.
+    shares_ = speed_shares(r.platform, g_.num_nodes());
+    double total = 0;
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
+      total += r.initial.load[i];
+      if (!r.initial.items.empty())
+        for (const Item& it : r.initial.items[i]) total += it.weight;
+    }
+    target_ = total * (shares_.empty() ? 1.0 / g_.num_nodes() : shares_[self_]);
   }
 
   RunResult run() {
     agent_ = r_.program.make_agent(self_);
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(comm_);
     t0_ = MPI_Wtime();
     ctx_.bind(self_);
     agent_->start(ctx_);
-    bool stopped_by_time = false;
-    std::uint64_t previous[3] = {~0ull, ~0ull, ~0ull};
+    std::string reason = "quiet";
+    std::uint64_t previous[2] = {~0ull, ~0ull};
     bool wave = false;
-    std::uint64_t mine[4] = {}, all[4] = {};
+    std::uint64_t mine[wave_counters] = {}, all[wave_counters] = {};
     MPI_Request wave_request = MPI_REQUEST_NULL;
     while (true) {
       bool did = poll(true);
@@ -111,30 +127,51 @@ class MpiRun {
       }
       did = fire_timers() || did;
       if (!wave) {
-        // Passive: no timer and nothing in hand. Counters: sent (less lost), received, passive, stop.
-        mine[0] = sent_ - lost_, mine[1] = received_, mine[2] = timers_.empty() && !executing_ ? 0 : 1;
-        mine[3] = now() > r_.time_limit ? 1 : 0;
-        MPI_Iallreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &wave_request);
+        // Passive: no timer and nothing in hand.
+        mine[sent] = sent_ - lost_, mine[received] = received_, mine[active] = timers_.empty() && !executing_ ? 0 : 1;
+        mine[past_limit] = now() > r_.time_limit ? 1 : 0;
+        mine[out_of_band] = std::abs(holdings_.held() - target_) <= r_.band * target_ ? 0 : 1;
+        mine[tick] = rank_ == 0 && r_.sample_period > 0 ? static_cast<std::uint64_t>(now() / r_.sample_period) : 0;
+        MPI_Iallreduce(mine, all, wave_counters, MPI_UINT64_T, MPI_SUM, comm_, &wave_request);
         wave = true;
       }
       int done = 0;
       MPI_Test(&wave_request, &done, MPI_STATUS_IGNORE);
       if (done) {
         wave = false;
-        if (all[3] > 0) {
-          stopped_by_time = true;
+        if (all[past_limit] > 0) {
+          reason = "time";
           break;
         }
-        const bool quiet = all[2] == 0 && all[0] == all[1];
-        if (quiet && previous[0] == all[0] && previous[1] == all[1]) break;
-        previous[0] = all[0], previous[1] = all[1], previous[2] = all[2];
+        // Two waves in a row with every node in the band suggest a balanced state; a wave is no
+        // consistent cut, so the ranks freeze, receive everything in flight and check exactly.
+        balanced_waves_ = all[out_of_band] == 0 ? balanced_waves_ + 1 : 0;
+        if (r_.stop_when_balanced && balanced_waves_ == 2) {
+          drain();
+          if (balanced_when_frozen()) {
+            reason = "balanced";
+            break;
+          }
+          balanced_waves_ = 0;
+          for (std::size_t c = 0; c < channel_count; ++c)  // resume: the program hears what came
+            if (!mailbox_[c].empty() && notify_[c]) agent_->arrived(ctx_, static_cast<Channel>(c));
+        }
+        const bool quiet = all[active] == 0 && all[sent] == all[received];
+        if (quiet && previous[0] == all[sent] && previous[1] == all[received]) break;
+        previous[0] = all[sent], previous[1] = all[received];
+        if (all[tick] > ticks_) {
+          ticks_ = all[tick];
+          post_sample();
+        }
       }
       reap_sends();
+      reap_samples(false);
       if (!did) pause_briefly();
     }
     end_time_ = now();
     drain();
-    return result(stopped_by_time ? "time" : "quiet");
+    reap_samples(true);
+    return result(reason);
   }
 
   // --- the Context of this rank's node ---
@@ -170,7 +207,7 @@ class MpiRun {
     std::memcpy(buffer->data(), &h, sizeof h);
     if (!items.empty()) std::memcpy(buffer->data() + sizeof h, items.data(), items.size() * sizeof(Item));
     MPI_Request request;
-    MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, static_cast<int>(info_[to].id), message_tag, MPI_COMM_WORLD,
+    MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, static_cast<int>(info_[to].id), message_tag, comm_,
               &request);
     sends_.push_back({request, std::move(buffer)});
   }
@@ -220,6 +257,42 @@ class MpiRun {
     MPI_Request request;
     std::unique_ptr<std::vector<char>> buffer;
   };
+  // A sample of the series: every rank's load and load moved so far, gathered on rank 0 without
+  // blocking (a rank in the middle of an item joins when it is done).
+  struct Sample {
+    MPI_Request request = MPI_REQUEST_NULL;
+    double time, mine[2];
+    std::vector<double> all;
+  };
+
+  void post_sample() {
+    auto& sp = samples_.emplace_back(std::make_unique<Sample>());
+    Sample& x = *sp;
+    x.time = now();
+    x.mine[0] = holdings_.held(), x.mine[1] = moved_;
+    x.all.resize(rank_ == 0 ? 2 * static_cast<std::size_t>(size_) : 0);
+    MPI_Igather(x.mine, 2, MPI_DOUBLE, x.all.data(), 2, MPI_DOUBLE, 0, comm_, &x.request);
+  }
+
+  // Samples gathered, in order, become rows of the series on rank 0; `wait`: all of them.
+  void reap_samples(bool wait) {
+    while (!samples_.empty()) {
+      Sample& x = *samples_.front();
+      int done = 0;
+      if (wait) MPI_Wait(&x.request, MPI_STATUS_IGNORE), done = 1;
+      else MPI_Test(&x.request, &done, MPI_STATUS_IGNORE);
+      if (!done) return;
+      if (rank_ == 0) {
+        std::vector<double> w(static_cast<std::size_t>(size_));
+        double moved = 0;
+        for (std::size_t q = 0; q < w.size(); ++q) w[q] = x.all[2 * q], moved += x.all[2 * q + 1];
+        const LoadStats st = load_stats<double>(w, shares_);
+        rows_.push_back({rows_.size() + 1, 0, x.time, st.imbalance, st.stddev, st.min, st.max, st.mean, moved - moved_at_row_});
+        moved_at_row_ = moved;
+      }
+      samples_.pop_front();
+    }
+  }
 
   Port port_of(NodeId from) const {
     for (Port p = 0; p < info_.size(); ++p)
@@ -233,12 +306,12 @@ class MpiRun {
     while (true) {
       int flag = 0;
       MPI_Status status;
-      MPI_Iprobe(MPI_ANY_SOURCE, message_tag, MPI_COMM_WORLD, &flag, &status);
+      MPI_Iprobe(MPI_ANY_SOURCE, message_tag, comm_, &flag, &status);
       if (!flag) return any;
       int bytes = 0;
       MPI_Get_count(&status, MPI_BYTE, &bytes);
       std::vector<char> buffer(static_cast<std::size_t>(bytes));
-      MPI_Recv(buffer.data(), bytes, MPI_BYTE, status.MPI_SOURCE, message_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(buffer.data(), bytes, MPI_BYTE, status.MPI_SOURCE, message_tag, comm_, MPI_STATUS_IGNORE);
       Header h;
       std::memcpy(&h, buffer.data(), sizeof h);
       Arrived a;
@@ -287,14 +360,14 @@ class MpiRun {
     });
   }
 
-  // After the stop: receive every message still on its way (into the mailboxes, unheard), so
-  // that the recount sees it.
+  // At the stop, or to freeze the run: receive every message still on its way (into the
+  // mailboxes, unheard), so that the recount sees it.
   void drain() {
     while (true) {
       poll(false);
       reap_sends();
       std::uint64_t mine[2] = {sent_ - lost_, received_}, all[2];
-      MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_SUM, comm_);
       if (all[0] == all[1]) break;
       pause_briefly();
     }
@@ -302,25 +375,41 @@ class MpiRun {
     sends_.clear();
   }
 
+  // With every rank frozen and nothing in flight: whether every node, counting what reached it,
+  // is within the band of its share.
+  bool balanced_when_frozen() {
+    double at_node = holdings_.held();
+    for (const auto& box : mailbox_)
+      for (const Arrived& a : box) {
+        at_node += a.msg.load;
+        for (const Item& it : a.items) at_node += it.weight;
+      }
+    const int out = std::abs(at_node - target_) <= r_.band * target_ ? 0 : 1;
+    int outside = 0;
+    MPI_Allreduce(&out, &outside, 1, MPI_INT, MPI_SUM, comm_);
+    return outside == 0;
+  }
+
   // Gathers every rank's figures on rank 0 and builds the result there.
   RunResult result(const std::string& reason) {
-    double held = holdings_.load, untaken = 0;
+    // What arrived after the stop is at this node: it counts in its final load.
+    double held = holdings_.load, untaken = 0, untaken_weight = 0;
     std::vector<std::uint64_t> ids;
     for (const Item& it : holdings_.items) ids.push_back(it.id);
     for (const auto& box : mailbox_)
       for (const Arrived& a : box) {
         untaken += a.msg.load;
-        for (const Item& it : a.items) ids.push_back(it.id);
+        for (const Item& it : a.items) ids.push_back(it.id), untaken_weight += it.weight;
       }
     if (execution_.item) ids.push_back(execution_.item->id);
     ids.insert(ids.end(), completions_.ids.begin(), completions_.ids.end());
-    // Doubles per rank: held, untaken, added, moved, busy, last completion, finished at, detected
+    // Doubles per rank: final load, divisible load held and untaken, added, moved, busy, last completion, finished at, detected
     // at, items completed, control messages, data messages.
-    const double mine[11] = {holdings_.held(), held + untaken, added_, moved_, execution_.busy, completions_.last, finished_at_,
+    const double mine[11] = {holdings_.held() + untaken + untaken_weight, held + untaken, added_, moved_, execution_.busy, completions_.last, finished_at_,
                              detected_at_, static_cast<double>(completions_.ids.size()),
                              static_cast<double>(messages_[0]), static_cast<double>(messages_[1])};
     std::vector<double> all(rank_ == 0 ? 11 * static_cast<std::size_t>(size_) : 0);
-    MPI_Gather(mine, 11, MPI_DOUBLE, all.data(), 11, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(mine, 11, MPI_DOUBLE, all.data(), 11, MPI_DOUBLE, 0, comm_);
     const std::vector<std::uint64_t> every_id = gather_ids(ids);
     const std::string every_note = gather_notes();
     if (rank_ != 0) {
@@ -363,10 +452,16 @@ class MpiRun {
     if (!r_.initial.items.empty())
       for (NodeId i = 0; i < g_.num_nodes(); ++i)
         for (const Item& it : r_.initial.items[i]) first[i] += it.weight;
-    const std::vector<double> shares = speed_shares(r_.platform, g_.num_nodes());
-    const LoadStats st0 = load_stats<double>(first, shares), st1 = load_stats<double>(final_load, shares);
-    out.series.push_back({1, 0, 0.0, st0.imbalance, st0.stddev, st0.min, st0.max, st0.mean, 0.0});
-    out.series.push_back({2, 0, end_time_, st1.imbalance, st1.stddev, st1.min, st1.max, st1.mean, sum.load_moved});
+    const LoadStats st0 = load_stats<double>(first, shares_), st1 = load_stats<double>(final_load, shares_);
+    out.series.push_back({0, 0, 0.0, st0.imbalance, st0.stddev, st0.min, st0.max, st0.mean, 0.0});
+    out.series.insert(out.series.end(), rows_.begin(), rows_.end());
+    out.series.push_back({rows_.size() + 1, 0, end_time_, st1.imbalance, st1.stddev, st1.min, st1.max, st1.mean, sum.load_moved - moved_at_row_});
+    sum.balanced = true;
+    const double held_total = std::accumulate(final_load.begin(), final_load.end(), 0.0);
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
+      const double t = held_total * (shares_.empty() ? 1.0 / g_.num_nodes() : shares_[i]);
+      sum.balanced = sum.balanced && std::abs(final_load[i] - t) <= r_.band * t;
+    }
     sum.stop_reason = reason;
     sum.initial_total = st0.total;
     sum.initial_imbalance = st0.imbalance;
@@ -392,11 +487,11 @@ class MpiRun {
   std::vector<std::uint64_t> gather_ids(const std::vector<std::uint64_t>& ids) {
     int n = static_cast<int>(ids.size());
     std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
     int total = 0;
     for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
     std::vector<std::uint64_t> out(rank_ == 0 ? static_cast<std::size_t>(total) : 0);
-    MPI_Gatherv(ids.data(), n, MPI_UINT64_T, out.data(), counts.data(), offsets.data(), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(ids.data(), n, MPI_UINT64_T, out.data(), counts.data(), offsets.data(), MPI_UINT64_T, 0, comm_);
     return out;
   }
 
@@ -407,17 +502,18 @@ class MpiRun {
     const std::string mine = text.str();
     int n = static_cast<int>(mine.size());
     std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
     int total = 0;
     for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
     std::string out(rank_ == 0 ? static_cast<std::size_t>(total) : 0, '\0');
-    MPI_Gatherv(mine.data(), n, MPI_CHAR, out.data(), counts.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(mine.data(), n, MPI_CHAR, out.data(), counts.data(), offsets.data(), MPI_CHAR, 0, comm_);
     return out;
   }
 
   const EngineRun& r_;
   const Graph& g_;
   const bool integer_;
+  const MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   NodeId self_ = 0;
   Holdings holdings_;
@@ -438,14 +534,22 @@ class MpiRun {
   std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0, messages_[channel_count] = {};
   double t0_ = 0, end_time_ = 0, moved_ = 0, added_ = 0, finished_at_ = -1, detected_at_ = -1, steps_per_second_ = 1e8;
   std::map<std::string, double> notes_;
+  std::vector<double> shares_;  // speed_shares(): empty when the speeds are equal
+  double target_ = 0;           // this node's share of the initial total
+  std::deque<std::unique_ptr<Sample>> samples_;
+  std::uint64_t ticks_ = 0, balanced_waves_ = 0;
+  std::vector<StepRecord> rows_;  // rank 0: the samples gathered
+  double moved_at_row_ = 0;
 };
 
 }  // namespace
 
-RunResult run_mpi(const EngineRun& run) {
-  MpiRun r(run);
+RunResult run_mpi(const EngineRun& run, MPI_Comm comm) {
+  MpiRun r(run, comm);
   return r.run();
 }
+
+RunResult run_mpi(const EngineRun& run) { return run_mpi(run, MPI_COMM_WORLD); }
 
 int mpi_rank() {
   int rank = 0;

@@ -7,18 +7,25 @@
 // core really takes longer.
 //
 // The run ends when the program is globally quiet (no timer pending anywhere, every message sent
-// received: waves of MPI_Iallreduce over the four counters, two equal waves in a row) or at
-// time_limit; messages then still on their way are received before the end. Conservation is
+// received: waves of MPI_Iallreduce over the counters, two equal waves in a row), at time_limit,
+// or, with stop_when_balanced, once a wave finds every node within the band of its share;
+// messages then still on their way are received before the end. Every sample_period seconds (of
+// rank 0's clock, announced by a wave) the ranks' loads are gathered without blocking into a row
+// of the series. Conservation is
 // recounted on rank 0 from every rank's holdings, untaken messages and completed items against
 // the initial state; a lost message (EngineRun::drop_every) makes it fail. An idle rank sleeps
 // 50 us between polls instead of spinning. Rank 0 returns the run's result; the others return an
 // empty one.
+#include <mpi.h>
+
 #include "nnlb/engine/external.hpp"
 
 namespace nnlb {
 
-// Runs `run` on MPI_COMM_WORLD (initialized by the caller); InputError when the number of ranks
-// is not the number of nodes.
+// Runs `run` on the ranks of `comm` (MPI initialized by the caller), rank r hosting node r; every
+// rank of `comm` calls it. InputError when the number of ranks is not the number of nodes.
+RunResult run_mpi(const EngineRun& run, MPI_Comm comm);
+// The same on MPI_COMM_WORLD.
 RunResult run_mpi(const EngineRun& run);
 
 // This process's rank and the world's size.

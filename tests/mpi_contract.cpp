@@ -1,0 +1,64 @@
+// The agent layer's contract (tests/contract.hpp) on the MPI engine. This program runs under
+// mpirun with as many ranks as the largest contract graph has nodes; each case runs on the first
+// n ranks of the world (a communicator of its own), the others wait for the next case, and rank 0
+// checks the result. Real time makes message races, so the contract's same-seed clause is left
+// to the simulated engines.
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "contract.hpp"
+#include "nnlb/runtime/mpi_engine.hpp"
+
+namespace nnlb {
+namespace {
+
+const Platform platform{{1e9}, {5e-5}, {1.25e8}};
+
+struct MpiEngine {
+  static constexpr const char* name = "mpi";
+  static constexpr bool deterministic = false;
+  static std::optional<RunResult> run_balanced(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
+                                               const EdgeColoring* coloring) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < static_cast<int>(t.graph.num_nodes()) ? 0 : MPI_UNDEFINED, rank, &comm);
+    if (comm == MPI_COMM_NULL) return std::nullopt;
+    EngineRun r{t, p, mode, init, platform};
+    r.time_limit = 60;
+    r.stop_when_balanced = true;
+    r.coloring = coloring;
+    r.record_final_load = true;
+    const RunResult out = run_mpi(r, comm);
+    MPI_Comm_free(&comm);
+    if (!out.reported) return std::nullopt;
+    return out;
+  }
+};
+
+TEST(MpiEngine, ContractConservesAndConverges) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (const std::string& spec : test::contract_topologies())
+    ASSERT_GE(size, static_cast<int>(test::contract_topology(spec).graph.num_nodes())) << "run with more ranks: " << spec;
+  test::check_contract<MpiEngine>();
+}
+
+}  // namespace
+}  // namespace nnlb
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) ::testing::GTEST_FLAG(brief) = true;  // the other ranks print their failures only
+  int failed = RUN_ALL_TESTS();
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any;
+}
