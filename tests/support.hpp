@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/util/error.hpp"
@@ -58,6 +60,17 @@ inline RunRecord run_sets(const std::vector<std::string>& sets, std::uint64_t se
   Scenario s;
   for (const std::string& kv : sets) s.set_from_text(kv, "test");
   return run_scenario(s, seed);
+}
+
+// The record's summary, as written.
+inline nlohmann::json summary(const RunRecord& r) { return to_json(r)["summary"]; }
+
+// Whether a run with these settings is refused with an InputError whose line holds `needle`.
+inline bool refused(const std::vector<std::string>& sets, const std::string& needle) {
+  const std::string line = input_error([&] { run_sets(sets); });
+  if (line.find(needle) != std::string::npos) return true;
+  ADD_FAILURE() << "refused with '" << line << "', not naming '" << needle << "'";
+  return false;
 }
 
 }  // namespace nnlb::test

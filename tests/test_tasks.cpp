@@ -29,7 +29,7 @@ RunRecord run_sets(std::vector<std::string> sets, std::uint64_t seed = 1) {
   return test::run_sets(sets, seed);
 }
 
-nlohmann::json summary(const RunRecord& r) { return to_json(r)["summary"]; }
+using test::summary;
 
 // --- Context::execute on every engine -----------------------------------------------------
 

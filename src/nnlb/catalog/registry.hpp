@@ -12,6 +12,7 @@
 
 #include "nnlb/agent/agent.hpp"
 #include "nnlb/model/topology.hpp"
+#include "nnlb/policy/domain_policy.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {
@@ -43,6 +44,9 @@ struct BuiltPolicy {
   // Or a node program of its own, for algorithms that are not a rule over a local view (task
   // scheduling: Filipović & Krstajić's DD, MS, CA).
   std::shared_ptr<const Program> program;
+  // Or a strategy over whole jobs and a domain of hosts, for the loosely-synchronous engine
+  // (Douglas & Harwood: EN x, DASUD, PM x, SID, random push and pull).
+  std::shared_ptr<const DomainPolicy> domain;
   // Resolved parameters, for the result record: {"alpha", 0.2}, {"lambda", 0.5}, ...
   std::vector<std::pair<std::string, double>> parameters;
 };

@@ -76,6 +76,9 @@ struct RunResult {
   // the run happened, its result is on rank 0.
   bool reported = true;
   std::vector<StepRecord> series;
+  // Columns an engine adds to the series, one value per row (the loosely-synchronous engine's
+  // progress, migrations, ...).
+  std::map<std::string, std::vector<double>> columns;
   RunSummary summary;
   std::vector<double> final_load;  // filled when asked for
   LoadHistory load_history;        // filled when asked for

@@ -20,6 +20,7 @@ std::string cell(const json& v) {
 }
 
 bool is_task_record(const json& r) { return r["summary"].contains("makespan"); }
+bool is_job_record(const json& r) { return r["scenario"]["engine"] == "p2p"; }
 
 // How the engine ran: step accounting and invocation on sync; the node program, virtual load and
 // balancing period on des and mpi; the cores of a task run.
@@ -27,6 +28,10 @@ std::string engine_text(const json& r) {
   const auto& s = r["scenario"];
   if (is_task_record(r)) return fmt::format("{} tasks on {} cores, {} engine", cell(r["summary"]["tasks"]), cell(s["tasks.cores"]),
                                             s["engine"].get<std::string>());
+  if (is_job_record(r))
+    return fmt::format("p2p engine, jobs of {} mapped {}, migration cost {}, gamma {}{}", cell(s["guest.graph"]), cell(s["guest.mapping"]),
+                       cell(s["p2p.migration_cost"]), cell(s["p2p.gamma"]),
+                       s["churn.half_life"].is_null() ? std::string() : ", half-life " + cell(s["churn.half_life"]));
   if (s["engine"] != "sync") {
     const std::string agent = s["agent"] == "rounds" ? "synchronous rounds as messages" : "asynchronous balancer";
     return fmt::format("{} engine, {}{}, balancing every {} s", s["engine"].get<std::string>(), agent, s["des.virtual_load"] == true ? " with virtual load" : "",
@@ -53,17 +58,30 @@ std::string format_table(const json& r, std::size_t max_rows) {
   std::string out = describe(r);
   const auto& series = r["series"];
   const std::size_t n = series["round"].size();
+  const std::size_t stride = std::max<std::size_t>(1, (n + max_rows - 1) / std::max<std::size_t>(1, max_rows));
+  const auto& m = r["summary"];
+  if (is_job_record(r)) {
+    // Douglas & Harwood's figures: sigma, the progress and the migrations over time.
+    out += fmt::format("\n{:>8} {:>10} {:>8} {:>8} {:>10} {:>10} {:>8}\n", "time", "sigma", "min", "max", "progress", "migrations", "hosts");
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % stride != 0 && i + 1 != n) continue;
+      out += fmt::format("{:>8} {:>10} {:>8} {:>8} {:>10} {:>10} {:>8}\n", cell(series["time"][i]), cell(series["stddev"][i]), cell(series["min"][i]),
+                         cell(series["max"][i]), cell(series["progress"][i]), cell(series["migrations"][i]), cell(series["hosts"][i]));
+    }
+    out += fmt::format("\nat t = {}: progress {}, sigma {}, {} migrations, {} hosts left and {} entered, {} jobs lost\n", cell(m["time"]),
+                       cell(m["progress"]), cell(m["final_stddev"]), cell(m["migrations"]), cell(m["hosts_left"]), cell(m["hosts_entered"]),
+                       cell(m["jobs_lost"]));
+    return out;
+  }
   const bool timed = r["summary"].contains("time");
   const char* clock = timed ? "time" : "steps";
   out += fmt::format("\n{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", timed ? "events" : "round", clock, "imbalance", "stddev", "min", "max", "moved");
-  const std::size_t stride = std::max<std::size_t>(1, (n + max_rows - 1) / std::max<std::size_t>(1, max_rows));
   for (std::size_t i = 0; i < n; ++i) {
     if (i % stride != 0 && i + 1 != n) continue;
     out += fmt::format("{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", cell(series["round"][i]), cell(series[clock][i]),
                        cell(series["imbalance"][i]), cell(series["stddev"][i]), cell(series["min"][i]), cell(series["max"][i]),
                        cell(series["moved"][i]));
   }
-  const auto& m = r["summary"];
   if (m.contains("time")) {
     out += fmt::format("\nstopped ({}) at t = {} s; convergence time: average {} s, maximum {} s; average idle time {} s\n",
                        cell(m["stop_reason"]), cell(m["time"]), cell(m["avg_convergence_time"]), cell(m["max_convergence_time"]),

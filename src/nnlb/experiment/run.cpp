@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "nnlb/experiment/p2p_run.hpp"
+#include "nnlb/experiment/scenario_checks.hpp"
 #include "nnlb/agent/async_balancer.hpp"
 #include "nnlb/agent/iterative_application.hpp"
 #include "nnlb/agent/round_balancer.hpp"
@@ -32,31 +34,21 @@ RunSeeds::RunSeeds(std::uint64_t seed)
 
 namespace {
 
-// Runs `build` and names the scenario's source (and `key`) in any InputError it throws.
-template <class F>
-auto located(const Scenario& s, const std::string& key, F&& build) {
-  try {
-    return build();
-  } catch (const InputError& e) {
-    throw e.located(s.source(), key);
-  }
-}
-
-void require(bool ok, const Scenario& s, const std::string& key, const std::string& problem) {
-  if (!ok) throw InputError(s.source(), key, problem);
-}
-
 // Xu et al.'s phi from the workload.* keys (Kind::fixed when static).
 Workload workload(const Scenario& s) {
   Workload w;
   if (s.text("workload.kind") != "dynamic") return w;
   w.kind = Workload::Kind::dynamic;
+  // At most 1e9 units a node and step: a run's totals stay exact (below 2^53) and integer loads
+  // cannot overflow.
+  constexpr double most = 1e9;
   w.generation_mean = s.number("workload.generation_mean");
+  require(std::abs(w.generation_mean) <= most, s, "workload.generation_mean", "must be within +-1e9 units a step");
   const double var = s.number("workload.generation_variance");
-  require(var >= 0, s, "workload.generation_variance", "must be >= 0");
+  require(var >= 0 && var <= most * most, s, "workload.generation_variance", "must be in 0 .. 1e18 (a standard deviation of at most 1e9)");
   w.generation_stddev = std::sqrt(var);
   w.consumption = s.number("workload.consumption");
-  require(w.consumption >= 0, s, "workload.consumption", "must be >= 0");
+  require(w.consumption >= 0 && w.consumption <= most, s, "workload.consumption", "must be in 0 .. 1e9 units a step");
   return w;
 }
 
@@ -197,13 +189,15 @@ void check_engine_keys(const Scenario& s) {
       "workload.generation_variance", "workload.consumption", "stop.steps", "stop.imbalance", "stop.quiescent"};
   const std::string engine = s.text("engine");
   for (const auto& key : scenario_keys()) {
+    const bool p2p_key = key.name.starts_with("p2p.") || key.name.starts_with("guest.") || key.name.starts_with("churn.");
     const bool des_key = key.name.starts_with("des.") || key.name == "stop.band" || key.name == "stop.time";
     // The iterative application applies the workload itself, on any engine.
     const bool app_workload = key.name.starts_with("workload.") && s.text("agent") == "iterative";
     const bool sync_key = !app_workload && std::find(sync_only.begin(), sync_only.end(), key.name) != sync_only.end();
-    const std::string owner = des_key ? "des" : "sync";
+    const std::string owner = p2p_key ? "p2p" : des_key ? "des" : "sync";
     const std::string family = engine == "mpi" ? "des" : engine;  // mpi reads what des reads (in real seconds)
-    if ((des_key || sync_key) && family != owner && s.get(key.name) != key.default_value)
+    const bool shared = engine == "p2p" && key.name == "stop.time";  // in time units there
+    if ((p2p_key || des_key || sync_key) && family != owner && !shared && s.get(key.name) != key.default_value)
       throw InputError(s.source(), key.name, "is read by the " + owner + " engine only, and this run uses engine '" + engine + "'");
   }
 }
@@ -288,6 +282,14 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
     m.add("platform", "topology", smaller, 2 * sizeof(double) * size.slots() + sizeof(double) * size.nodes);  // per-slot links, speeds
   if (is_task_algorithm(s.text("algorithm")))
     m.add("tasks", "tasks.init", "run fewer tasks", 160 * task_count_bound(s));  // held, in the recounts, completed
+  if (s.text("engine") == "p2p") {
+    // Per job: host, position, phase, work, clock, iterations and its list entry; the guest
+    // graph's CSR; per host its adjacency and scratch, and the series.
+    const TopologySize guest = topology_size(located(s, "guest.graph", [&] { return parse_topology(s.text("guest.graph"), s.base_dir()); }));
+    m.add("jobs", "guest.graph", "use a smaller guest graph", guest.build_bytes() + 48 * guest.nodes);
+    m.add("hosts", "topology", smaller, p2p_memory_bytes(s, size.nodes));
+    return m;
+  }
   const EngineCost cost = des ? des_cost : sync_cost;
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   double samples = 0;
@@ -319,13 +321,15 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   const RunSeeds seeds(seed);
   PreparedRun p;
   const bool tasks = is_task_algorithm(s.text("algorithm"));
+  const bool jobs = s.text("engine") == "p2p";
+  if (jobs) check_p2p_keys(s);
   const std::string topology = tasks ? task_topology(s) : s.text("topology");
   const TopologySpec spec = located(s, tasks ? "tasks.cores" : "topology", [&] { return parse_topology(topology, s.base_dir()); });
   check_memory(run_memory(s, topology_size(spec), use), s.source(), use.side_by_side);
   p.topology = located(s, "topology", [&] { return build_topology(spec, seeds.topology); });
   const NodeId n = p.topology.graph.num_nodes();
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
-  if (!tasks)
+  if (!tasks && !jobs)
     p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
   p.platform = make_platform(s, p.topology.graph, seeds.platform);
   if (tasks) prepare_tasks(s, p, seed);
@@ -333,7 +337,10 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   for (const PolicyKey& key : policy_catalog().keys())
     if (s.is_set(key.name)) policy.values[key.name] = s.text(key.name);
   p.policy = located(s, "", [&] { return make_policy(policy, p.topology); });
-  if (p.policy.program) return p;
+  require(jobs == (p.policy.domain != nullptr), s, jobs ? "algorithm" : "engine",
+          jobs ? "engine = \"p2p\" runs the job strategies: algorithm = en | dasud | pm | sid | push | pull"
+               : "algorithm = \"" + s.text("algorithm") + "\" moves whole jobs on a P2P network: engine = \"p2p\"");
+  if (p.policy.program || p.policy.domain) return p;
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
   require((!s.is_set("shaker.kappa") && !s.is_set("shaker.p")) || p.mode == LoadMode::integer, s, "shaker.kappa",
@@ -365,6 +372,11 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   for (const auto& [k, v] : built.parameters) rec.parameters[k] = v;
 
   const std::string engine = s.text("engine");
+  if (built.domain) {
+    rec.result = run_jobs(s, prepared, seed);
+    rec.summary_extra = p2p_summary(rec.result.summary);
+    return rec;
+  }
   if (built.program) {
     rec.result = run_tasks(s, prepared, seeds.engine);
     if (rec.result.reported)
@@ -498,7 +510,7 @@ json summary_json(const RunSummary& m) {
 
 json to_json(const RunRecord& r) {
   // Simulated time only where there is some (des); sync counts rounds and steps.
-  const bool timed = r.result.summary.timing.has_value();
+  const bool timed = r.result.summary.timing.has_value() || r.scenario.value("engine", "") == "p2p";  // p2p: time units
   json series = {{"round", json::array()}, {"steps", json::array()}, {"imbalance", json::array()}, {"stddev", json::array()},
                  {"min", json::array()},   {"max", json::array()},   {"mean", json::array()},      {"moved", json::array()}};
   if (timed) series["time"] = json::array();
@@ -513,6 +525,7 @@ json to_json(const RunRecord& r) {
     series["mean"].push_back(p.mean);
     series["moved"].push_back(p.moved);
   }
+  for (const auto& [name, values] : r.result.columns) series[name] = values;
   json summary = summary_json(r.result.summary);
   summary.update(r.summary_extra);
   // The iterative application's time per iteration (Jeannot & Vernier sec. 4.2).

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "nnlb/experiment/scenario_checks.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/model/background.hpp"
 #include "nnlb/model/tasks.hpp"
@@ -18,10 +19,6 @@ namespace nnlb {
 using nlohmann::json;
 
 namespace {
-
-void require(bool ok, const Scenario& s, const std::string& key, const std::string& problem) {
-  if (!ok) throw InputError(s.source(), key, problem);
-}
 
 constexpr std::int64_t max_cores = 4096;
 

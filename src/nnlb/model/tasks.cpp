@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "nnlb/util/apportion.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/line_file.hpp"
 #include "nnlb/util/parse.hpp"
 #include "nnlb/util/rng.hpp"
 
@@ -24,30 +23,19 @@ std::uint64_t task_count(std::string_view text) {
 }
 
 std::vector<double> read_task_file(std::string_view spec, const std::string& base_dir) {
-  std::filesystem::path path(spec);
-  if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
-  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path)) throw InputError(path.string(), {}, "is not a regular file");
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string(), {}, std::filesystem::exists(path) ? "cannot read task file" : "task file not found");
   std::vector<double> work;
-  std::string line;
-  for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
-    const auto last = line.find_last_not_of(" \t\r");
-    const std::string where = path.string() + ":" + std::to_string(line_no);
+  const std::string path = read_value_lines(spec, base_dir, "task file", [&](std::string_view value, const std::string& where) {
     if (work.size() >= max_tasks) throw InputError(where, {}, "more than " + std::to_string(max_tasks) + " tasks");
     double w = 0;
     try {
-      w = parse_double(std::string_view(line).substr(first, last - first + 1), "task work");
+      w = parse_double(value, "task work");
     } catch (const InputError& e) {
       throw InputError(where, {}, std::string(e.what()) + " (one work amount in seconds per line)");
     }
-    if (!(w > 0)) throw InputError(where, {}, "task work must be > 0 seconds, got " + line.substr(first, last - first + 1));
+    if (!(w > 0)) throw InputError(where, {}, "task work must be > 0 seconds, got " + std::string(value));
     work.push_back(w);
-  }
-  if (work.empty()) throw InputError(path.string(), {}, "task file lists no task");
+  });
+  if (work.empty()) throw InputError(path, {}, "task file lists no task");
   return work;
 }
 

@@ -1,0 +1,355 @@
+#include "nnlb/engine/p2p/p2p_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <tuple>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "nnlb/model/host_network.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/rng.hpp"
+
+namespace nnlb {
+
+namespace {
+
+using JobId = std::uint32_t;
+constexpr double eps = 1e-9;  // work and clocks are sums of 1/r: a job is done within rounding
+
+enum class Phase : std::uint8_t { run, wait, sync, migrate };
+
+class P2PRun {
+ public:
+  P2PRun(const Graph& hosts, const Graph& guest, std::span<const NodeId> mapping, const DomainPolicy& policy, const P2POptions& o)
+      : net_(hosts), guest_(guest), policy_(policy), o_(o), churn_rng_(o.seed, 1), order_rng_(o.seed, 2), policy_rng_(o.seed, 3),
+        select_rng_(o.seed, 4) {
+    const JobId n = guest.num_nodes();
+    if (mapping.size() != n) throw std::logic_error("mapping of " + std::to_string(mapping.size()) + " jobs for " + std::to_string(n));
+    host_of_.assign(mapping.begin(), mapping.end());
+    pos_.resize(n);
+    phase_.assign(n, Phase::run);
+    resume_.assign(n, Phase::run);
+    work_.assign(n, o.iteration_work);
+    clock_.assign(n, 0.0);
+    iter_.assign(n, 0);
+    jobs_on_.resize(net_.slots());
+    mark_.resize(net_.slots());
+    for (JobId j = 0; j < n; ++j) {
+      if (host_of_[j] >= net_.slots()) throw std::logic_error("job " + std::to_string(j) + " mapped to a missing host");
+      place(j, host_of_[j]);
+    }
+    leave_p_ = o.half_life > 0 ? 1 - std::exp2(-1 / o.half_life) : 0.0;
+    events_ = o.events;
+    std::stable_sort(events_.begin(), events_.end(), [](const ChurnEvent& a, const ChurnEvent& b) { return a.time < b.time; });
+  }
+
+  RunResult run() {
+    RunResult r;
+    sample(r, 0);
+    const auto steps = static_cast<std::uint64_t>(std::ceil(o_.time_limit - eps));
+    for (std::uint64_t t = 1; t <= steps; ++t) {
+      churn(static_cast<double>(t));
+      balance();
+      execute();
+      if (static_cast<double>(t) == o_.lose_job_at) unplace(0);
+      if (total_jobs() != guest_.num_nodes())
+        throw ConservationError("job count " + std::to_string(total_jobs()) + " != " + std::to_string(guest_.num_nodes()) + " at t = " +
+                                std::to_string(t));
+      if (t % o_.sample_every == 0 || t == steps) sample(r, static_cast<double>(t));
+    }
+    check_identities(static_cast<double>(steps));
+    RunSummary& s = r.summary;
+    s.stop_reason = "time";
+    s.steps = steps;
+    s.rounds = steps;
+    s.load_moved = static_cast<double>(migrations_);
+    s.initial_total = s.final_total = static_cast<double>(guest_.num_nodes());
+    s.notes["progress"] = progress();
+    s.notes["migrations"] = static_cast<double>(migrations_);
+    s.notes["jobs_lost"] = 0;
+    s.notes["hosts_left"] = static_cast<double>(left_);
+    s.notes["hosts_entered"] = static_cast<double>(entered_);
+    s.notes["hosts"] = net_.size();
+    s.notes["jobs"] = guest_.num_nodes();
+    s.notes["edge_cut"] = static_cast<double>(edge_cut());
+    if (o_.record_final_load)
+      for (NodeId h = 0; h < net_.slots(); ++h)
+        if (net_.alive(h)) r.final_load.push_back(static_cast<double>(jobs_on_[h].size()));
+    return r;
+  }
+
+ private:
+  // --- jobs on hosts ---
+  void place(JobId j, NodeId h) {
+    host_of_[j] = h;
+    pos_[j] = static_cast<std::uint32_t>(jobs_on_[h].size());
+    jobs_on_[h].push_back(j);
+  }
+  void unplace(JobId j) {
+    auto& list = jobs_on_[host_of_[j]];
+    const JobId last = list.back();
+    list[pos_[j]] = last;
+    pos_[last] = pos_[j];
+    list.pop_back();
+  }
+  // Job j goes to host h and spends the migration cost on the way.
+  void migrate(JobId j, NodeId h) {
+    unplace(j);
+    place(j, h);
+    ++migrations_;
+    ++moved_since_sample_;
+    if (o_.migration_cost > 0) {
+      if (phase_[j] != Phase::migrate) resume_[j] = phase_[j];
+      phase_[j] = Phase::migrate;
+      clock_[j] = o_.migration_cost;
+    }
+  }
+  std::uint64_t total_jobs() const {
+    std::uint64_t n = 0;
+    for (NodeId h = 0; h < net_.slots(); ++h) n += jobs_on_[h].size();
+    return n;
+  }
+
+  // --- 1. churn ---
+  void churn(double t) {
+    if (leave_p_ > 0)
+      for (NodeId h : net_.live_hosts())
+        if (churn_rng_.uniform() < leave_p_ && net_.size() > 1) {  // a lone host has no one to hand its jobs to
+          leave(h);
+          enter();
+        }
+    while (next_event_ < events_.size() && events_[next_event_].time <= t) {
+      const ChurnEvent& e = events_[next_event_++];
+      if (e.kind == ChurnEvent::Kind::enter) enter();
+      else if (net_.size() > 1) leave(net_.random_host(churn_rng_, net_.slots()));
+    }
+  }
+
+  void leave(NodeId h) {
+    std::vector<NodeId> heirs;
+    for (NodeId j : net_.leave(h))
+      if (net_.alive(j)) heirs.push_back(j);
+    std::vector<JobId> jobs = jobs_on_[h];
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      migrate(jobs[k], heirs.empty() ? net_.random_host(churn_rng_, h) : heirs[k % heirs.size()]);
+    ++left_;
+    distances_.clear();
+  }
+
+  void enter() {
+    const NodeId h = net_.enter(churn_rng_);
+    if (h >= jobs_on_.size()) jobs_on_.resize(h + 1), mark_.resize(h + 1);
+    ++entered_;
+    distances_.clear();
+  }
+
+  // --- 2. balancing ---
+  void balance() {
+    std::vector<NodeId> order = net_.live_hosts();
+    for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[order_rng_.below(k)]);
+    std::vector<std::pair<NodeId, std::uint32_t>> ball;
+    std::vector<DomainHost> domain;
+    std::vector<Migration> decided;
+    for (NodeId h : order) {
+      domain.clear();
+      if (policy_.domain() == DomainKind::random_host) {
+        domain.push_back({h, 0, static_cast<std::int64_t>(jobs_on_[h].size())});
+        if (net_.size() > 1) {
+          const NodeId other = net_.random_host(policy_rng_, h);
+          domain.push_back({other, 0, static_cast<std::int64_t>(jobs_on_[other].size())});
+        }
+      } else {
+        net_.ball(h, policy_.radius(), ball, mark_);
+        for (const auto& [j, d] : ball) domain.push_back({j, d, static_cast<std::int64_t>(jobs_on_[j].size())});
+      }
+      decided.clear();
+      policy_.decide({domain, &policy_rng_}, decided);
+      for (const Migration& m : decided) {
+        if (m.from >= domain.size() || m.to >= domain.size() || m.jobs < 0 || m.from == m.to)
+          throw std::logic_error("policy " + policy_.name() + " decided an impossible migration");
+        move_jobs(domain[m.from].id, domain[m.to].id, static_cast<std::uint64_t>(m.jobs));
+      }
+    }
+  }
+
+  // Moves up to n jobs that are not migrating already from host a to host b.
+  void move_jobs(NodeId a, NodeId b, std::uint64_t n) {
+    std::vector<JobId> movable;
+    for (JobId j : jobs_on_[a])
+      if (phase_[j] != Phase::migrate) movable.push_back(j);
+    n = std::min<std::uint64_t>(n, movable.size());
+    if (n == 0) return;
+    if (o_.selection == JobSelection::random) {
+      for (std::size_t k = 0; k < n; ++k) std::swap(movable[k], movable[k + select_rng_.below(movable.size() - k)]);
+      for (std::size_t k = 0; k < n; ++k) migrate(movable[k], b);
+      return;
+    }
+    // One job at a time, the best by the rule given where the jobs moved before it are (ties:
+    // a random order drawn once); moving j changes only its guest neighbours' scores.
+    const bool by_distance = o_.selection == JobSelection::distance;
+    const std::vector<std::uint32_t> from = by_distance ? distances(a) : std::vector<std::uint32_t>{};
+    const std::vector<std::uint32_t> to = by_distance ? distances(b) : std::vector<std::uint32_t>{};
+    auto term = [&](NodeId k) -> std::int64_t {  // a neighbour on host h adds this to the score
+      const NodeId h = host_of_[k];
+      return by_distance ? static_cast<std::int64_t>(to[h]) - static_cast<std::int64_t>(from[h]) : h != b;
+    };
+    using Entry = std::tuple<std::int64_t, std::uint64_t, JobId>;  // score, tie-break, job
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> best;
+    score_.resize(guest_.num_nodes());
+    for (JobId j : movable) {
+      score_[j] = 0;
+      for (NodeId k : guest_.neighbors(j)) score_[j] += term(k);
+      best.emplace(score_[j], select_rng_(), j);
+    }
+    for (std::uint64_t moved = 0; moved < n;) {
+      const auto [score, tie, j] = best.top();
+      best.pop();
+      if (host_of_[j] != a || score != score_[j]) continue;  // moved already, or scored anew since
+      for (NodeId k : guest_.neighbors(j)) score_[k] -= term(j);
+      migrate(j, b);
+      for (NodeId k : guest_.neighbors(j)) {
+        score_[k] += term(j);
+        if (host_of_[k] == a && phase_[k] != Phase::migrate) best.emplace(score_[k], select_rng_(), k);
+      }
+      ++moved;
+    }
+  }
+
+  // Hop distances from host h in the current network, kept for the step (a few at a time).
+  const std::vector<std::uint32_t>& distances(NodeId h) {
+    if (distances_.size() > 64) distances_.clear();
+    auto it = distances_.find(h);
+    if (it == distances_.end()) it = distances_.emplace(h, net_.distances_from(h)).first;
+    return it->second;
+  }
+
+  // --- 3. execution ---
+  void execute() {
+    for (NodeId h = 0; h < net_.slots(); ++h) {
+      if (jobs_on_[h].empty()) continue;
+      std::uint32_t running = 0;
+      for (JobId j : jobs_on_[h]) running += phase_[j] == Phase::run;
+      const double share = running ? 1.0 / running : 0.0;
+      for (JobId j : jobs_on_[h]) {
+        switch (phase_[j]) {
+          case Phase::run:
+            work_[j] -= share;
+            if (work_[j] <= eps) ++iter_[j], phase_[j] = Phase::wait;  // enters synchronization
+            break;
+          case Phase::sync:
+            if ((clock_[j] -= 1) <= eps) phase_[j] = Phase::run, work_[j] = o_.iteration_work;
+            break;
+          case Phase::migrate:
+            if ((clock_[j] -= 1) <= eps) phase_[j] = resume_[j];
+            break;
+          case Phase::wait: break;
+        }
+      }
+    }
+    // Blocked jobs whose guest neighbours have all entered the same synchronization go on.
+    for (JobId j = 0; j < guest_.num_nodes(); ++j) {
+      if (phase_[j] != Phase::wait) continue;
+      bool ready = true;
+      for (NodeId k : guest_.neighbors(j)) ready = ready && iter_[k] >= iter_[j];
+      if (!ready) continue;
+      double hops = 0;
+      if (o_.gamma > 0) {
+        const auto& d = distances(host_of_[j]);
+        for (NodeId k : guest_.neighbors(j)) hops = std::max(hops, static_cast<double>(d[host_of_[k]]));
+      }
+      if (o_.gamma * hops > eps) phase_[j] = Phase::sync, clock_[j] = o_.gamma * hops;
+      else phase_[j] = Phase::run, work_[j] = o_.iteration_work;
+    }
+    distances_.clear();
+  }
+
+  // --- metrics ---
+  double progress() const {
+    double sum = 0;
+    for (std::uint64_t i : iter_) sum += static_cast<double>(i);
+    return guest_.num_nodes() ? sum / guest_.num_nodes() : 0.0;
+  }
+
+  // Guest edges whose jobs are on different hosts.
+  std::uint64_t edge_cut() const {
+    std::uint64_t cut = 0;
+    for (JobId j = 0; j < guest_.num_nodes(); ++j)
+      for (NodeId k : guest_.neighbors(j)) cut += j < k && host_of_[j] != host_of_[k];
+    return cut;
+  }
+
+  void sample(RunResult& r, double t) {
+    if (++samples_ % o_.check_every == 0) check_identities(t);
+    const std::vector<NodeId> live = net_.live_hosts();
+    const double n = static_cast<double>(live.size());
+    double mean = static_cast<double>(guest_.num_nodes()) / n, sq = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo, gradient = 0;
+    for (NodeId h : live) {
+      const auto w = static_cast<double>(jobs_on_[h].size());
+      sq += (w - mean) * (w - mean);
+      lo = std::min(lo, w), hi = std::max(hi, w);
+      for (NodeId j : net_.neighbors(h)) gradient = std::max(gradient, w - static_cast<double>(jobs_on_[j].size()));
+    }
+    const double sigma = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;  // sec. 3.3: |H| - 1 in the denominator
+    r.series.push_back({r.series.size(), 0, t, sq, sigma, lo, hi, mean, static_cast<double>(moved_since_sample_)});
+    moved_since_sample_ = 0;
+    r.columns["progress"].push_back(progress());
+    r.columns["migrations"].push_back(static_cast<double>(migrations_));
+    r.columns["hosts"].push_back(n);
+    r.columns["gradient"].push_back(gradient);
+    r.columns["edge_cut"].push_back(static_cast<double>(edge_cut()));
+    RunSummary& s = r.summary;
+    if (r.series.size() == 1) s.initial_imbalance = sq;
+    s.final_imbalance = sq, s.final_stddev = sigma, s.final_spread = hi - lo;
+    s.balanced = hi - lo <= 1;
+    s.nodes_with_load = 0;
+    for (NodeId h : live) s.nodes_with_load += !jobs_on_[h].empty();
+  }
+
+  // Every job on exactly one live host, where that host's list says it is.
+  void check_identities(double t) const {
+    std::uint64_t listed = 0;
+    for (NodeId h = 0; h < net_.slots(); ++h) {
+      if (!net_.alive(h) && !jobs_on_[h].empty())
+        throw ConservationError(std::to_string(jobs_on_[h].size()) + " jobs on host " + std::to_string(h) + ", which left, at t = " +
+                                std::to_string(t));
+      for (std::size_t k = 0; k < jobs_on_[h].size(); ++k)
+        if (host_of_[jobs_on_[h][k]] != h || pos_[jobs_on_[h][k]] != k)
+          throw ConservationError("job " + std::to_string(jobs_on_[h][k]) + " listed on host " + std::to_string(h) + " is elsewhere");
+      listed += jobs_on_[h].size();
+    }
+    if (listed != guest_.num_nodes())
+      throw ConservationError(std::to_string(guest_.num_nodes() - listed) + " jobs lost at t = " + std::to_string(t));
+  }
+
+  HostNetwork net_;
+  const Graph& guest_;
+  const DomainPolicy& policy_;
+  const P2POptions& o_;
+  Rng churn_rng_, order_rng_, policy_rng_, select_rng_;
+  std::vector<NodeId> host_of_;
+  std::vector<std::uint32_t> pos_;
+  std::vector<Phase> phase_, resume_;
+  std::vector<double> work_, clock_;
+  std::vector<std::uint64_t> iter_;
+  std::vector<std::vector<JobId>> jobs_on_;
+  std::vector<std::uint8_t> mark_;
+  std::vector<std::int64_t> score_;  // job selection's scratch
+  std::unordered_map<NodeId, std::vector<std::uint32_t>> distances_;
+  double leave_p_ = 0;
+  std::vector<ChurnEvent> events_;
+  std::size_t next_event_ = 0;
+  std::uint64_t migrations_ = 0, moved_since_sample_ = 0, left_ = 0, entered_ = 0, samples_ = 0;
+};
+
+}  // namespace
+
+RunResult run_p2p(const Graph& hosts, const Graph& guest, std::span<const NodeId> mapping, const DomainPolicy& policy,
+                  const P2POptions& options) {
+  return P2PRun(hosts, guest, mapping, policy, options).run();
+}
+
+}  // namespace nnlb

@@ -1,0 +1,64 @@
+#pragma once
+// The loosely-synchronous engine (Douglas & Harwood secs. 3, 4): the jobs of a guest graph G on
+// the hosts of a P2P network H that changes, in steps of one time unit. Each step:
+//  1. churn: with a half-life tau every live host leaves with probability 1 - 2^(-1/tau) and a
+//     new host enters in its place (|H| constant, sec. 3.1), plus scripted leave/enter events;
+//     a leaving host first hands its jobs to its neighbours, round robin (to a random host when it
+//     has none);
+//  2. balancing: every live host, in a random order, sees its domain (DomainPolicy) with the job
+//     counts of that moment and its migrations are applied at once; the jobs to move are chosen
+//     by the selection rule (sec. 4.5) among those not migrating already;
+//  3. execution: a host shares its CPU equally among its running jobs; a job that completes an
+//     iteration (iteration_work units) enters synchronization (I_j + 1) and blocks until every
+//     guest neighbour has entered it too, then spends S_j = gamma x (the most hops from its host
+//     to a neighbour's host) synchronizing before its next iteration; a migrating job does nothing
+//     for migration_cost units, then resumes where it was.
+// Jobs are counted on their destination host from the moment they migrate. Every sample checks
+// that each job is on exactly one live host (identities, not counts); the count is checked every
+// step.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "nnlb/engine/result.hpp"
+#include "nnlb/model/graph.hpp"
+#include "nnlb/policy/domain_policy.hpp"
+
+namespace nnlb {
+
+enum class JobSelection {
+  random,    // "none": any job
+  edge_cut,  // fewest guest neighbours left off the destination host
+  distance,  // the largest cut in total hops to the hosts of its guest neighbours
+};
+
+struct ChurnEvent {
+  enum class Kind { leave, enter } kind = Kind::leave;
+  double time = 0;
+};
+
+struct P2POptions {
+  double iteration_work = 10;  // time units of an iteration on a dedicated host (sec. 4.3, note 6)
+  double migration_cost = 0;   // time units a migrating job does nothing
+  double gamma = 0;            // synchronization time per hop (sec. 4.5); 0: synchronization is free
+  double half_life = 0;        // tau of continuous churn; 0: none
+  std::vector<ChurnEvent> events;
+  double time_limit = 500;
+  std::uint32_t sample_every = 1;  // time units between samples of the series
+  JobSelection selection = JobSelection::random;
+  std::uint64_t seed = 1;
+  bool record_final_load = false;
+  std::uint64_t check_every = 1;  // samples between two checks of every job's identity and host
+  double lose_job_at = -1;        // fault injection: job 0 vanishes from its host at this time (the checks must fire)
+};
+
+// Series: one row a sample, `time` in time units, stddev = sigma over the live hosts (|H| - 1 in
+// the denominator, sec. 3.3), imbalance = sum of squared deviations, moved = migrations since
+// the last row; extra columns progress (mean I_j), migrations (M(t)), hosts (|H|), gradient (the
+// largest difference of job counts across an edge of H), edge_cut (guest edges between jobs on
+// different hosts). Summary notes: progress, migrations, jobs_lost (0, or the run throws
+// ConservationError), hosts_left, hosts_entered, hosts, edge_cut.
+RunResult run_p2p(const Graph& hosts, const Graph& guest, std::span<const NodeId> mapping, const DomainPolicy& policy,
+                  const P2POptions& options);
+
+}  // namespace nnlb

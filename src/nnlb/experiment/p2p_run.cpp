@@ -1,0 +1,125 @@
+#include "nnlb/experiment/p2p_run.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "nnlb/experiment/scenario_checks.hpp"
+#include "nnlb/engine/p2p/p2p_engine.hpp"
+#include "nnlb/model/topology.hpp"
+#include "nnlb/util/error.hpp"
+#include "nnlb/util/line_file.hpp"
+#include "nnlb/util/parse.hpp"
+#include "nnlb/util/rng.hpp"
+
+namespace nnlb {
+
+using nlohmann::json;
+
+namespace {
+
+// churn.events: "leave@T" and "enter@T", comma-separated.
+std::vector<ChurnEvent> parse_events(const Scenario& s) {
+  std::vector<ChurnEvent> out;
+  std::stringstream in(s.text("churn.events"));
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto at = item.find('@');
+    const std::string kind = item.substr(0, at);
+    require(at != std::string::npos && (kind == "leave" || kind == "enter"), s, "churn.events",
+            "'" + item + "': write leave@TIME or enter@TIME, comma-separated");
+    ChurnEvent e;
+    e.kind = kind == "leave" ? ChurnEvent::Kind::leave : ChurnEvent::Kind::enter;
+    e.time = located(s, "churn.events", [&] { return parse_double(item.substr(at + 1), "the time of '" + item + "'"); });
+    require(e.time >= 0 && std::isfinite(e.time), s, "churn.events", "'" + item + "': the time must be a number >= 0");
+    out.push_back(e);
+  }
+  return out;
+}
+
+// Where the jobs start: all on host 0 (as when a program enters the network on one host),
+// blocks of consecutive jobs, each on a random host, or as a file says.
+std::vector<NodeId> job_mapping(const Scenario& s, NodeId jobs, NodeId hosts, std::uint64_t seed) {
+  const std::string how = s.text("guest.mapping");
+  std::vector<NodeId> mapping;
+  if (how.starts_with("file:")) {
+    const std::string path = read_value_lines(how.substr(5), s.base_dir(), "mapping file", [&](std::string_view value, const std::string& where) {
+      if (mapping.size() >= jobs) throw InputError(where, {}, "more lines than the guest graph's " + std::to_string(jobs) + " jobs");
+      std::uint64_t h = 0;
+      try {
+        h = parse_uint(value, "host");
+      } catch (const InputError& e) {
+        throw InputError(where, {}, std::string(e.what()) + " (one host id per line, job by job)");
+      }
+      if (h >= hosts) throw InputError(where, {}, "names host " + std::string(value) + ", and the network has hosts 0.." + std::to_string(hosts - 1));
+      mapping.push_back(static_cast<NodeId>(h));
+    });
+    if (mapping.size() != jobs)
+      throw InputError(path, {}, "maps " + std::to_string(mapping.size()) + " jobs, and the guest graph has " + std::to_string(jobs));
+    return mapping;
+  }
+  mapping.assign(jobs, 0);
+  Rng rng(seed, 7);
+  for (NodeId j = 0; j < jobs; ++j) {
+    if (how == "block") mapping[j] = static_cast<NodeId>(static_cast<std::uint64_t>(j) * hosts / jobs);
+    else if (how == "random") mapping[j] = static_cast<NodeId>(rng.below(hosts));
+  }
+  return mapping;
+}
+
+JobSelection selection(const Scenario& s) {
+  const std::string v = s.text("p2p.selection");
+  return v == "distance" ? JobSelection::distance : v == "edge-cut" ? JobSelection::edge_cut : JobSelection::random;
+}
+
+}  // namespace
+
+void check_p2p_keys(const Scenario& s) {
+  const std::string mapping = s.text("guest.mapping");
+  require(mapping == "single" || mapping == "block" || mapping == "random" || mapping.starts_with("file:"), s, "guest.mapping",
+          "'" + mapping + "': single, block, random or file:PATH");
+  require(s.number("p2p.iteration") > 0, s, "p2p.iteration", "must be > 0");
+  require(s.number("p2p.migration_cost") >= 0, s, "p2p.migration_cost", "must be >= 0");
+  require(s.number("p2p.gamma") >= 0, s, "p2p.gamma", "must be >= 0");
+  require(!s.is_set("churn.half_life") || s.number("churn.half_life") > 0, s, "churn.half_life", "must be > 0 (tau); leave it unset for no churn");
+  require(s.integer("p2p.sample_every") >= 1, s, "p2p.sample_every", "must be >= 1");
+  require(s.number("stop.time") >= 1 && s.number("stop.time") <= 1e7, s, "stop.time", "p2p: time units, 1 to 1e7");
+  parse_events(s);
+}
+
+double p2p_memory_bytes(const Scenario& s, double hosts) {
+  const double samples = s.number("stop.time") / static_cast<double>(s.integer("p2p.sample_every")) + 2;
+  return hosts * 64 + samples * (sizeof(StepRecord) + 4 * sizeof(double));
+}
+
+RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) {
+  const RunSeeds seeds(seed);
+  const Topology guest = located(s, "guest.graph", [&] { return build_topology(parse_topology(s.text("guest.graph"), s.base_dir()), seeds.load); });
+  const NodeId hosts = p.topology.graph.num_nodes(), jobs = guest.graph.num_nodes();
+  // Where the jobs start: all on host 0 (as when a program enters the network on one host),
+  // blocks of consecutive jobs, or each on a random host.
+  const std::vector<NodeId> mapping = located(s, "guest.mapping", [&] { return job_mapping(s, jobs, hosts, seeds.load); });
+  P2POptions o;
+  o.iteration_work = s.number("p2p.iteration");
+  o.migration_cost = s.number("p2p.migration_cost");
+  o.gamma = s.number("p2p.gamma");
+  o.half_life = s.is_set("churn.half_life") ? s.number("churn.half_life") : 0.0;
+  o.events = parse_events(s);
+  o.time_limit = s.number("stop.time");
+  o.sample_every = static_cast<std::uint32_t>(s.integer("p2p.sample_every"));
+  o.selection = selection(s);
+  o.seed = seeds.engine;
+  o.record_final_load = s.boolean("output.final_load");
+  std::int64_t net = static_cast<std::int64_t>(hosts);
+  for (const ChurnEvent& e : o.events) {
+    net += e.kind == ChurnEvent::Kind::enter ? 1 : -1;
+    require(net >= 1, s, "churn.events", "the network would lose its last host");
+  }
+  return run_p2p(p.topology.graph, guest.graph, mapping, *p.policy.domain, o);
+}
+
+json p2p_summary(const RunSummary& summary) {
+  json j = {{"time", summary.steps}};
+  for (const char* k : {"progress", "migrations", "jobs_lost", "hosts_left", "hosts_entered", "hosts", "jobs", "edge_cut"}) j[k] = summary.notes.at(k);
+  return j;
+}
+
+}  // namespace nnlb

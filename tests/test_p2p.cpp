@@ -1,0 +1,235 @@
+// Loosely-synchronous jobs on a P2P host network (Douglas & Harwood): the join rule, churn that
+// loses no job, the strategies' end states, the analytic progress rate, and bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "nnlb/engine/p2p/p2p_engine.hpp"
+#include "nnlb/model/host_network.hpp"
+#include "nnlb/model/random_graphs.hpp"
+#include "nnlb/model/topology.hpp"
+#include "support.hpp"
+
+namespace nnlb {
+namespace {
+
+using test::refused;
+using test::run_sets;
+
+std::uint32_t join_degree(std::uint32_t size) { return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::bit_width(size)) - 1); }
+
+TEST(HostNetwork, EnteringHostsJoinLog2RandomHostsAndTheNetworkStaysWhole) {
+  HostNetwork net(make_p2p(256, 3));
+  EXPECT_TRUE(net.connected());
+  Rng rng(5);
+  for (int k = 0; k < 2000; ++k) {
+    net.leave(net.random_host(rng, net.slots()));
+    const std::uint32_t before = net.size();
+    const NodeId h = net.enter(rng);
+    EXPECT_EQ(net.size(), 256u);
+    ASSERT_EQ(net.neighbors(h).size(), join_degree(before)) << "entry " << k;  // floor(log2 |H|) distinct live hosts
+    std::vector<NodeId> nb(net.neighbors(h).begin(), net.neighbors(h).end());
+    std::sort(nb.begin(), nb.end());
+    EXPECT_EQ(std::adjacent_find(nb.begin(), nb.end()), nb.end());
+    for (NodeId j : nb) EXPECT_TRUE(net.alive(j) && j != h);
+  }
+  EXPECT_EQ(net.slots(), 256u);  // entering hosts reuse the slots of those that left
+  EXPECT_TRUE(net.connected());  // after 2,000 turnovers (8 per host on average)
+}
+
+// --- the engine, direct ---------------------------------------------------------------------
+
+struct Jobs {
+  Graph hosts, guest;
+  std::vector<NodeId> mapping;
+};
+
+Jobs setup(NodeId hosts, NodeId jobs, bool all_on_one) {
+  Jobs r{make_p2p(hosts, 11), make_topology("ring:" + std::to_string(jobs), 1).graph, {}};
+  for (NodeId j = 0; j < jobs; ++j) r.mapping.push_back(all_on_one ? 0 : j % hosts);
+  return r;
+}
+
+TEST(P2PEngine, ChurnKeepsTheNetworkSizeAndEveryJob) {
+  const Jobs r = setup(64, 300, true);
+  P2POptions o;
+  o.half_life = 20;  // each host leaves about once in 29 time units
+  o.migration_cost = 5;
+  o.time_limit = 300;
+  const auto pm = make_probabilistic_migration(0.35);
+  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *pm, o);  // identities checked every sample: every step
+  EXPECT_GT(res.summary.notes.at("hosts_left"), 300);
+  EXPECT_EQ(res.summary.notes.at("hosts_left"), res.summary.notes.at("hosts_entered"));
+  for (double h : res.columns.at("hosts")) EXPECT_EQ(h, 64);
+  EXPECT_EQ(res.summary.notes.at("jobs_lost"), 0);
+  EXPECT_EQ(res.series.back().mean * 64, 300);
+}
+
+TEST(P2PEngine, ALoneHostStaysUnderChurn) {
+  // Scripted exits leave one host of three; continuous churn then has no one to replace it with.
+  const Jobs r = setup(3, 5, true);
+  P2POptions o;
+  o.time_limit = 20;
+  o.half_life = 1;
+  o.events = {{ChurnEvent::Kind::leave, 1}, {ChurnEvent::Kind::leave, 2}};
+  const auto pull = make_random_pull(1);
+  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *pull, o);
+  EXPECT_EQ(res.columns.at("hosts").back(), 1);
+  EXPECT_EQ(res.summary.notes.at("jobs_lost"), 0);
+}
+
+TEST(P2PEngine, ALostJobIsCaught) {
+  const Jobs r = setup(16, 40, true);
+  P2POptions o;
+  o.time_limit = 50;
+  o.lose_job_at = 7;
+  const auto pm = make_probabilistic_migration(0.5);
+  EXPECT_THROW(run_p2p(r.hosts, r.guest, r.mapping, *pm, o), ConservationError);
+}
+
+TEST(P2PEngine, AHostLeavingWithJobsInMigrationLosesNone) {
+  // Two hosts; at t = 1 half the jobs set off to host 1 for 50 time units; at t = 2 one of the
+  // two hosts leaves (host 1, with every job still arriving, for some seeds), at t = 3 one enters.
+  const Jobs r = setup(2, 40, true);
+  P2POptions o;
+  o.migration_cost = 50;
+  o.time_limit = 100;
+  o.events = {{ChurnEvent::Kind::leave, 2}, {ChurnEvent::Kind::enter, 3}};
+  const auto dasud = make_dasud();
+  int arriving_lost = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    o.seed = seed;
+    RunResult res;
+    ASSERT_NO_THROW(res = run_p2p(r.hosts, r.guest, r.mapping, *dasud, o)) << seed;
+    EXPECT_EQ(res.summary.notes.at("jobs_lost"), 0);
+    // 20 migrations at t = 1, then the leaving host's 20 (or 40) handed over.
+    arriving_lost += res.summary.notes.at("migrations") >= 40;
+  }
+  EXPECT_EQ(arriving_lost, 8);
+}
+
+TEST(P2PEngine, DasudLeavesEveryDomainWithADifferenceOfAtMostOne) {
+  const Jobs r = setup(64, 500, true);
+  P2POptions o;
+  o.time_limit = 200;
+  o.record_final_load = true;
+  const auto dasud = make_dasud();
+  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *dasud, o);
+  for (NodeId h = 0; h < 64; ++h) {
+    double lo = res.final_load[h], hi = lo;
+    for (NodeId j : r.hosts.neighbors(h)) lo = std::min(lo, res.final_load[j]), hi = std::max(hi, res.final_load[j]);
+    EXPECT_LE(hi - lo, 1) << "domain of host " << h;
+  }
+}
+
+TEST(P2PEngine, ExtendedNeighborBeyondTheDiameterReachesTheOptimum) {
+  const Jobs r = setup(64, 500, true);
+  std::uint32_t diameter = 0;
+  for (NodeId h = 0; h < 64; ++h) {
+    const auto d = r.hosts.distances_from(h);
+    diameter = std::max(diameter, *std::max_element(d.begin(), d.end()));
+  }
+  P2POptions o;
+  o.time_limit = 100;
+  const auto en = make_extended_neighbor(diameter + 1);
+  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *en, o);
+  EXPECT_LE(res.summary.final_spread, 1);  // 500 jobs on 64 hosts: 7 or 8 each
+  // EN 1 keeps a gradient here: the spread stays above 1.
+  const auto en1 = make_extended_neighbor(1);
+  EXPECT_GT(run_p2p(r.hosts, r.guest, r.mapping, *en1, o).summary.final_spread, 1);
+}
+
+TEST(P2PEngine, PmZeroBehavesAsEnOne) {
+  const Jobs r = setup(48, 200, true);
+  P2POptions o;
+  o.time_limit = 150;
+  o.migration_cost = 2;
+  o.half_life = 100;
+  o.record_final_load = true;
+  const auto pm0 = make_probabilistic_migration(0), en1 = make_extended_neighbor(1);
+  const RunResult a = run_p2p(r.hosts, r.guest, r.mapping, *pm0, o), b = run_p2p(r.hosts, r.guest, r.mapping, *en1, o);
+  EXPECT_EQ(a.final_load, b.final_load);
+  EXPECT_EQ(a.columns.at("progress"), b.columns.at("progress"));
+  EXPECT_EQ(a.columns.at("migrations"), b.columns.at("migrations"));
+}
+
+TEST(P2PEngine, ProgressOfABalancedRunIsTheAnalyticRate) {
+  // One job per host: an iteration every 10 time units, so I(t) = floor(t / 10) for every job;
+  // k jobs per host share it: one every 10 k.
+  for (NodeId per_host : {1u, 2u, 3u}) {
+    const Jobs r = setup(31, 31 * per_host, false);
+    P2POptions o;
+    o.time_limit = 500;
+    const auto pm = make_probabilistic_migration(0.35);
+    const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *pm, o);
+    const auto& progress = res.columns.at("progress");
+    for (std::size_t t = 0; t < res.series.size(); ++t)
+      ASSERT_DOUBLE_EQ(progress[t], std::floor(res.series[t].time / (10.0 * per_host))) << per_host << " per host, t = " << t;
+    EXPECT_EQ(res.summary.notes.at("migrations"), 0);
+  }
+}
+
+TEST(P2PEngine, SynchronizationCostsGammaPerHop) {
+  // Jobs 0 and 1 (a 2-ring) on hosts 3 hops apart: each iteration takes 10 + 3 gamma.
+  Jobs r{make_topology("line:4", 1).graph, make_topology("line:2", 1).graph, {0, 3}};
+  P2POptions o;
+  o.time_limit = 200;
+  o.gamma = 2;
+  const auto en0 = make_extended_neighbor(0);  // a domain of one host: nothing moves
+  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *en0, o);
+  EXPECT_EQ(res.summary.notes.at("progress"), std::floor((200 + 6) / 16.0));  // iterations end at 10, 26, 42, ...
+}
+
+TEST(P2PEngine, JobSelectionKeepsGuestNeighboursTogether) {
+  // 64 jobs of a ring all on host 0 of a 2-host line: DASUD moves 32 at t = 1. Chosen by edge cut
+  // or by distance they form one arc (2 ring edges cut); chosen at random, about half the edges.
+  Jobs r{make_topology("line:2", 1).graph, make_topology("ring:64", 1).graph, std::vector<NodeId>(64, 0)};
+  P2POptions o;
+  o.time_limit = 1;
+  o.record_final_load = true;
+  const auto dasud = make_dasud();
+  for (JobSelection sel : {JobSelection::edge_cut, JobSelection::distance, JobSelection::random}) {
+    o.selection = sel;
+    const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *dasud, o);
+    EXPECT_EQ(res.final_load, (std::vector<double>{32, 32}));
+    if (sel == JobSelection::random) EXPECT_GT(res.summary.notes.at("edge_cut"), 16);
+    else EXPECT_EQ(res.summary.notes.at("edge_cut"), 2);
+  }
+}
+
+// --- through the scenario keys ----------------------------------------------------------------
+
+TEST(P2PScenario, RunsFromKeysAndRefusesBadInput) {
+  const std::vector<std::string> base = {"engine=p2p", "topology=p2p:16", "guest.graph=mesh:4x4", "stop.time=100"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> sets = base;
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    return sets;
+  };
+  const auto s = test::summary(run_sets(with({"algorithm=pm", "churn.events=leave@20,enter@30"})));
+  EXPECT_EQ(s["jobs_lost"], 0);
+  EXPECT_EQ(s["hosts_left"], 1);
+  EXPECT_GT(s["progress"].get<double>(), 0);
+  EXPECT_TRUE(refused(with({"algorithm=pm", "churn.half_life=0"}), "churn.half_life"));
+  EXPECT_TRUE(refused(with({"algorithm=pm", "churn.half_life=-5"}), "churn.half_life"));
+  EXPECT_TRUE(refused(with({"algorithm=en", "en.x=-1"}), "en.x"));
+  EXPECT_TRUE(refused(with({"algorithm=pm", "pm.x=1.5"}), "pm.x"));
+  EXPECT_TRUE(refused(with({"algorithm=pm", "churn.events=leave@x"}), "churn.events"));
+  EXPECT_TRUE(refused(with({"algorithm=pm", "guest.mapping=diagonal"}), "guest.mapping"));
+  EXPECT_TRUE(refused(with({"algorithm=fos"}), "algorithm"));                            // not a job strategy
+  EXPECT_TRUE(refused({"engine=des", "algorithm=dasud"}, "engine"));                     // a job strategy elsewhere
+  EXPECT_TRUE(refused({"engine=sync", "algorithm=fos", "p2p.gamma=3"}, "p2p.gamma"));  // a p2p key elsewhere
+  const std::string map = test::write_temp("mapping", "0\n1\n99\n");
+  EXPECT_TRUE(refused(with({"algorithm=pm", "guest.graph=ring:3", "guest.mapping=file:" + map}), "host 99"));
+  const std::string short_map = test::write_temp("mapping", "0\n1\n");
+  EXPECT_TRUE(refused(with({"algorithm=pm", "guest.graph=ring:3", "guest.mapping=file:" + short_map}), "maps 2 jobs"));
+  const std::string bad_graph = test::write_temp("guest.edges", "0 1\n1 x\n");
+  EXPECT_TRUE(refused(with({"algorithm=pm", "guest.graph=file:" + bad_graph}), bad_graph));
+}
+
+}  // namespace
+}  // namespace nnlb
