@@ -17,16 +17,20 @@ using nlohmann::json;
 
 namespace {
 
-// churn.events: "leave@T" and "enter@T", comma-separated.
+// churn.events: "leave@T", "leave:HOST@T" and "enter@T", comma-separated.
 std::vector<ChurnEvent> parse_events(const Scenario& s) {
   std::vector<ChurnEvent> out;
   std::stringstream in(s.text("churn.events"));
   for (std::string item; std::getline(in, item, ',');) {
     const auto at = item.find('@');
-    const std::string kind = item.substr(0, at);
-    require(at != std::string::npos && (kind == "leave" || kind == "enter"), s, "churn.events",
-            "'" + item + "': write leave@TIME or enter@TIME, comma-separated");
+    std::string kind = item.substr(0, at);
     ChurnEvent e;
+    if (kind.starts_with("leave:")) {
+      e.host = located(s, "churn.events", [&] { return static_cast<NodeId>(parse_uint(kind.substr(6), "the host of '" + item + "'")); });
+      kind = "leave";
+    }
+    require(at != std::string::npos && (kind == "leave" || kind == "enter"), s, "churn.events",
+            "'" + item + "': write leave@TIME, leave:HOST@TIME or enter@TIME, comma-separated");
     e.kind = kind == "leave" ? ChurnEvent::Kind::leave : ChurnEvent::Kind::enter;
     e.time = located(s, "churn.events", [&] { return parse_double(item.substr(at + 1), "the time of '" + item + "'"); });
     require(e.time >= 0 && std::isfinite(e.time), s, "churn.events", "'" + item + "': the time must be a number >= 0");
@@ -81,6 +85,7 @@ void check_p2p_keys(const Scenario& s) {
   require(s.number("p2p.gamma") >= 0, s, "p2p.gamma", "must be >= 0");
   require(!s.is_set("churn.half_life") || s.number("churn.half_life") > 0, s, "churn.half_life", "must be > 0 (tau); leave it unset for no churn");
   require(s.integer("p2p.sample_every") >= 1, s, "p2p.sample_every", "must be >= 1");
+  require(s.integer("p2p.iterations") >= 0, s, "p2p.iterations", "must be >= 0");
   require(s.number("stop.time") >= 1 && s.number("stop.time") <= 1e7, s, "stop.time", "p2p: time units, 1 to 1e7");
   parse_events(s);
 }
@@ -104,6 +109,7 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
   o.half_life = s.is_set("churn.half_life") ? s.number("churn.half_life") : 0.0;
   o.events = parse_events(s);
   o.time_limit = s.number("stop.time");
+  o.iterations = static_cast<std::uint64_t>(s.integer("p2p.iterations"));
   o.sample_every = static_cast<std::uint32_t>(s.integer("p2p.sample_every"));
   o.selection = selection(s);
   o.seed = seeds.engine;
@@ -113,7 +119,7 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
     net += e.kind == ChurnEvent::Kind::enter ? 1 : -1;
     require(net >= 1, s, "churn.events", "the network would lose its last host");
   }
-  return run_p2p(p.topology.graph, guest.graph, mapping, *p.policy.domain, o);
+  return located(s, "", [&] { return run_p2p(p.topology.graph, guest.graph, mapping, *p.policy.domain, o); });
 }
 
 json p2p_summary(const RunSummary& summary) {

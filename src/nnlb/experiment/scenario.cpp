@@ -53,13 +53,14 @@ std::vector<KeyInfo> make_keys() {
       {"guest.mapping", Type::string, "single",
        "p2p: where the jobs start: single (all on host 0) | block (consecutive jobs together) | random | file:PATH (a host id per line, job by job)", {}},
       {"p2p.iteration", Type::number, 10.0, "p2p: time units of a job's iteration on a dedicated host (Douglas & Harwood: 10)", {}},
+      {"p2p.iterations", Type::integer, std::int64_t{0}, "p2p: iterations of the application: the run ends when every job has done them (0: it runs to stop.time)", {}},
       {"p2p.migration_cost", Type::number, 0.0, "p2p: time units a migrating job does no work", {}},
       {"p2p.gamma", Type::number, 0.0, "p2p: synchronization time per hop between the hosts of neighbouring jobs (sec. 4.5); 0: free", {}},
       {"p2p.selection", Type::string, "none", "p2p: which jobs migrate: any (none), the fewest hops to their neighbours' hosts (distance), the smallest edge cut (edge-cut)",
        {"none", "distance", "edge-cut"}},
       {"p2p.sample_every", Type::integer, std::int64_t{1}, "p2p: time units between samples of the series", {}},
       {"churn.half_life", Type::number, nullptr, "p2p: half-life tau of the hosts (each leaves with probability 1 - 2^(-1/tau) a time unit and a new one enters); unset: no churn", {}},
-      {"churn.events", Type::string, "", "p2p: scripted events, leave@T and enter@T, comma-separated (a random host leaves; one enters by the join rule)", {}},
+      {"churn.events", Type::string, "", "p2p: scripted events, comma-separated: leave@T (a random host leaves), leave:HOST@T, enter@T (by the join rule)", {}},
       {"agent", Type::string, "auto",
        "node program that runs the policy: rounds (synchronous steps by messages, Xu et al.), async (Couturier et al.'s "
        "processes), iterative (Jeannot & Vernier's application with balancing steps, algorithm = \"mr\"); auto: rounds on "

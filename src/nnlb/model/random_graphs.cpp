@@ -180,6 +180,34 @@ Graph make_erdos_renyi(NodeId n, double p, std::uint64_t seed) {
                    " draws; raise P (connectivity threshold ~ ln(N)/N)");
 }
 
+Graph make_random_geometric(NodeId n, double r, std::uint64_t seed) {
+  const std::string what = "geometric:" + std::to_string(n);
+  if (n < 1 || !(r > 0.0)) throw InputError(what + ": needs N >= 1 and R > 0");
+  // Cells of side >= r, about one point each at most: a point's neighbours are in its cell and
+  // the 8 around it.
+  const auto cells = static_cast<std::uint32_t>(std::clamp(std::floor(1.0 / r), 1.0, std::floor(std::sqrt(static_cast<double>(n))) + 1));
+  for (std::uint64_t draw = 0; draw < max_draws; ++draw) {
+    Rng rng(seed, draw);
+    std::vector<double> x(n), y(n);
+    std::vector<std::vector<NodeId>> cell(static_cast<std::size_t>(cells) * cells);
+    auto index = [&](double v) { return std::min<std::uint32_t>(cells - 1, static_cast<std::uint32_t>(v * cells)); };
+    for (NodeId i = 0; i < n; ++i) {
+      x[i] = rng.uniform(), y[i] = rng.uniform();
+      cell[static_cast<std::size_t>(index(y[i])) * cells + index(x[i])].push_back(i);
+    }
+    Edges edges;
+    for (NodeId i = 0; i < n; ++i) {
+      const std::uint32_t cx = index(x[i]), cy = index(y[i]);
+      for (std::uint32_t gy = cy ? cy - 1 : 0; gy <= std::min(cells - 1, cy + 1); ++gy)
+        for (std::uint32_t gx = cx ? cx - 1 : 0; gx <= std::min(cells - 1, cx + 1); ++gx)
+          for (NodeId j : cell[static_cast<std::size_t>(gy) * cells + gx])
+            if (j > i && (x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]) <= r * r) edges.emplace_back(i, j);
+    }
+    if (connected(n, edges)) return Graph::from_edges(n, std::move(edges));
+  }
+  throw InputError(what + ": no connected graph in " + std::to_string(max_draws) + " draws; raise R (connectivity needs R ~ sqrt(ln(N) / (pi N)))");
+}
+
 Graph make_p2p(NodeId n, std::uint64_t seed) {
   if (n < 1) throw InputError("p2p:0: needs at least 1 node");
   Rng rng(seed);

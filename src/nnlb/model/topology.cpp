@@ -112,6 +112,12 @@ TopologySpec parse_topology(std::string_view spec, const std::string& base_dir) 
     t.nodes = node_count(parts[0]);
     t.p = parse_double(parts[1], what);
     if (!(t.p > 0.0 && t.p <= 1.0)) throw InputError(what + ": P must be in (0, 1]");
+  } else if (name == "geometric") {
+    const auto parts = args_list(2);
+    t.kind = TopologyKind::geometric;
+    t.nodes = node_count(parts[0]);
+    t.p = parse_double(parts[1], what);
+    if (!(t.p > 0.0 && t.p <= 1.5)) throw InputError(what + ": the radius R must be in (0, 1.5] (the points lie in the unit square)");
   } else if (name == "p2p") {
     t.kind = TopologyKind::p2p;
     t.nodes = node_count(args_list(1)[0]);
@@ -136,6 +142,7 @@ TopologySize topology_size(const TopologySpec& t) {
     case TopologyKind::star: return {n, n - 1};
     case TopologyKind::random_regular: return {n, n * t.degree / 2};
     case TopologyKind::erdos_renyi: return {n, t.p * n * (n - 1) / 2};
+    case TopologyKind::geometric: return {n, std::min(1.0, 3.1416 * t.p * t.p) * n * (n - 1) / 2};
     case TopologyKind::p2p: return {n, n * std::max(1.0, std::log2(n))};
     case TopologyKind::file: {
       // Every edge takes at least 4 bytes of the file ("0 1\n"), every node at least 2.
@@ -168,6 +175,7 @@ Topology build_topology(const TopologySpec& spec, std::uint64_t seed) {
     }
     case TopologyKind::random_regular: t.graph = make_random_regular(n, spec.degree, seed); break;
     case TopologyKind::erdos_renyi: t.graph = make_erdos_renyi(n, spec.p, seed); break;
+    case TopologyKind::geometric: t.graph = make_random_geometric(n, spec.p, seed); break;
     case TopologyKind::p2p: t.graph = make_p2p(n, seed); break;
     case TopologyKind::file: t.graph = read_graph_file(spec.path); break;
     default:
@@ -196,6 +204,7 @@ std::vector<std::pair<std::string, std::string>> topology_catalog() {
       {"star:N", "node 0 joined to all others"},
       {"random-regular:N,D", "random D-regular connected simple graph"},
       {"erdos-renyi:N,P", "G(N,P), redrawn until connected"},
+      {"geometric:N,R", "random geometric graph: N points in the unit square, joined within distance R; redrawn until connected"},
       {"p2p:N", "overlay grown by joins to log2(size) random nodes (Douglas & Harwood)"},
       {"file:PATH", "edge list (i j per line, 0-based) or METIS .graph file"},
   };

@@ -11,7 +11,7 @@
 
 namespace nnlb {
 
-enum class TopologyKind { line, ring, mesh, torus, hypercube, kary, complete, star, random_regular, erdos_renyi, p2p, file };
+enum class TopologyKind { line, ring, mesh, torus, hypercube, kary, complete, star, random_regular, erdos_renyi, geometric, p2p, file };
 
 // Row-major grid: node index = sum_d coord[d] * stride[d], the last dimension varying fastest.
 struct GridShape {
@@ -36,9 +36,9 @@ struct TopologySpec {
   std::string text;
   TopologyKind kind = TopologyKind::file;
   GridShape shape;           // grid kinds
-  NodeId nodes = 0;          // complete, star, random-regular, erdos-renyi, p2p
+  NodeId nodes = 0;          // complete, star, random-regular, erdos-renyi, geometric, p2p
   std::uint32_t degree = 0;  // random-regular
-  double p = 0;              // erdos-renyi
+  double p = 0;              // erdos-renyi; geometric: the radius
   std::string path;          // file, resolved against base_dir
 };
 

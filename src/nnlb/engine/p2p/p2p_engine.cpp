@@ -20,7 +20,7 @@ namespace {
 using JobId = std::uint32_t;
 constexpr double eps = 1e-9;  // work and clocks are sums of 1/r: a job is done within rounding
 
-enum class Phase : std::uint8_t { run, wait, sync, migrate };
+enum class Phase : std::uint8_t { run, wait, sync, migrate, end };
 
 class P2PRun {
  public:
@@ -50,7 +50,7 @@ class P2PRun {
   RunResult run() {
     RunResult r;
     sample(r, 0);
-    const auto steps = static_cast<std::uint64_t>(std::ceil(o_.time_limit - eps));
+    auto steps = static_cast<std::uint64_t>(std::ceil(o_.time_limit - eps));
     for (std::uint64_t t = 1; t <= steps; ++t) {
       churn(static_cast<double>(t));
       balance();
@@ -59,11 +59,16 @@ class P2PRun {
       if (total_jobs() != guest_.num_nodes())
         throw ConservationError("job count " + std::to_string(total_jobs()) + " != " + std::to_string(guest_.num_nodes()) + " at t = " +
                                 std::to_string(t));
-      if (t % o_.sample_every == 0 || t == steps) sample(r, static_cast<double>(t));
+      const bool done = o_.iterations > 0 && ended_ == guest_.num_nodes();
+      if (t % o_.sample_every == 0 || t == steps || done) sample(r, static_cast<double>(t));
+      if (done) {
+        r.summary.finished_at = static_cast<double>(t);
+        steps = t;
+      }
     }
     check_identities(static_cast<double>(steps));
     RunSummary& s = r.summary;
-    s.stop_reason = "time";
+    s.stop_reason = s.finished_at ? "finished" : "time";
     s.steps = steps;
     s.rounds = steps;
     s.load_moved = static_cast<double>(migrations_);
@@ -124,8 +129,16 @@ class P2PRun {
         }
     while (next_event_ < events_.size() && events_[next_event_].time <= t) {
       const ChurnEvent& e = events_[next_event_++];
-      if (e.kind == ChurnEvent::Kind::enter) enter();
-      else if (net_.size() > 1) leave(net_.random_host(churn_rng_, net_.slots()));
+      if (e.kind == ChurnEvent::Kind::enter) {
+        enter();
+      } else if (e.host != ChurnEvent::any) {
+        if (e.host >= net_.slots() || !net_.alive(e.host) || net_.size() == 1)
+          throw InputError({}, "churn.events", "host " + std::to_string(e.host) + " cannot leave at t = " + std::to_string(t) +
+                                                   (e.host < net_.slots() && net_.alive(e.host) ? ": it is the last one" : ": it is not in the network"));
+        leave(e.host);
+      } else if (net_.size() > 1) {
+        leave(net_.random_host(churn_rng_, net_.slots()));
+      }
     }
   }
 
@@ -246,16 +259,23 @@ class P2PRun {
           case Phase::migrate:
             if ((clock_[j] -= 1) <= eps) phase_[j] = resume_[j];
             break;
-          case Phase::wait: break;
+          case Phase::wait:
+          case Phase::end: break;
         }
       }
     }
-    // Blocked jobs whose guest neighbours have all entered the same synchronization go on.
+    // Blocked jobs whose guest neighbours have all entered the same synchronization go on, or
+    // end after the application's last iteration.
     for (JobId j = 0; j < guest_.num_nodes(); ++j) {
       if (phase_[j] != Phase::wait) continue;
       bool ready = true;
       for (NodeId k : guest_.neighbors(j)) ready = ready && iter_[k] >= iter_[j];
       if (!ready) continue;
+      if (o_.iterations > 0 && iter_[j] >= o_.iterations) {
+        phase_[j] = Phase::end;
+        ++ended_;
+        continue;
+      }
       double hops = 0;
       if (o_.gamma > 0) {
         const auto& d = distances(host_of_[j]);
@@ -342,7 +362,7 @@ class P2PRun {
   double leave_p_ = 0;
   std::vector<ChurnEvent> events_;
   std::size_t next_event_ = 0;
-  std::uint64_t migrations_ = 0, moved_since_sample_ = 0, left_ = 0, entered_ = 0, samples_ = 0;
+  std::uint64_t migrations_ = 0, moved_since_sample_ = 0, left_ = 0, entered_ = 0, samples_ = 0, ended_ = 0;
 };
 
 }  // namespace

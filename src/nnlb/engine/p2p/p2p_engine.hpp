@@ -12,7 +12,8 @@
 //     iteration (iteration_work units) enters synchronization (I_j + 1) and blocks until every
 //     guest neighbour has entered it too, then spends S_j = gamma x (the most hops from its host
 //     to a neighbour's host) synchronizing before its next iteration; a migrating job does nothing
-//     for migration_cost units, then resumes where it was.
+//     for migration_cost units, then resumes where it was. With `iterations`, a job that has done
+//     them ends, and the run stops when all have (sec. 3.2: "all jobs simultaneously end").
 // Jobs are counted on their destination host from the moment they migrate. Every sample checks
 // that each job is on exactly one live host (identities, not counts); the count is checked every
 // step.
@@ -33,8 +34,10 @@ enum class JobSelection {
 };
 
 struct ChurnEvent {
+  static constexpr NodeId any = ~NodeId{0};
   enum class Kind { leave, enter } kind = Kind::leave;
   double time = 0;
+  NodeId host = any;  // leave: this host (InputError if it is not in the network then), or a random one
 };
 
 struct P2POptions {
@@ -44,6 +47,7 @@ struct P2POptions {
   double half_life = 0;        // tau of continuous churn; 0: none
   std::vector<ChurnEvent> events;
   double time_limit = 500;
+  std::uint64_t iterations = 0;  // the application's iterations: it ends when every job has done them (0: it runs to time_limit)
   std::uint32_t sample_every = 1;  // time units between samples of the series
   JobSelection selection = JobSelection::random;
   std::uint64_t seed = 1;
