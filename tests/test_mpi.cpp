@@ -107,6 +107,18 @@ TEST(MpiEngine, NodeProgramsRunUnchangedOnRealRanks) {
       EXPECT_NEAR(s["final_total"].get<double>(), 1000, 1e-6) << topology << " " << program;
       EXPECT_LT(s["final_imbalance"].get<double>(), 0.1 * s["initial_imbalance"].get<double>()) << topology << " " << program;
     }
+  // Douglas & Harwood's DASUD over messages, jobs as items with identities (recounted on rank 0).
+  const Launch jobs = mpirun(4, "--set topology=ring:4 --set guest.graph=ring:40 --set algorithm=dasud --set des.lb_period=0.01 "
+                                 "--set stop.time=0.5 --set output.final_load=true --format json");
+  ASSERT_EQ(jobs.status, 0) << jobs.out << jobs.err;
+  const auto fl = nlohmann::json::parse(jobs.out)["final_load"];
+  double total = 0;
+  for (const auto& w : fl) {
+    total += w.get<double>();
+    EXPECT_GE(w.get<double>(), 9) << fl;
+    EXPECT_LE(w.get<double>(), 11) << fl;
+  }
+  EXPECT_EQ(total, 40);
   // Jeannot & Vernier's application with negotiation and spanning-tree detection: every node
   // finishes and the program ends by itself.
   const Launch app = mpirun(4, "--set topology=line:4 --set agent=iterative --set algorithm=mr --set mr.self=true --set load.mode=integer "

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <numeric>
 
 #include <nlohmann/json.hpp>
 
+#include "nnlb/agent/domain_balancer.hpp"
+#include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/p2p/p2p_engine.hpp"
 #include "nnlb/model/host_network.hpp"
 #include "nnlb/model/random_graphs.hpp"
@@ -236,6 +239,52 @@ TEST(P2PEngine, JobSelectionKeepsGuestNeighboursTogether) {
   }
 }
 
+// --- the same policies as node programs, views gathered by messages (des) --------------------
+
+struct DesJobs {
+  Topology topo;
+  InitialState initial;
+};
+
+DesJobs des_jobs(NodeId hosts, std::uint64_t jobs) {
+  DesJobs d{make_topology("p2p:" + std::to_string(hosts), 11), {std::vector<double>(hosts, 0.0), std::vector<std::vector<Item>>(hosts)}};
+  for (std::uint64_t j = 0; j < jobs; ++j) d.initial.items[0].push_back({j, 1, 0});
+  return d;
+}
+
+TEST(DomainBalancer, DasudByMessagesLeavesEveryDomainWithADifferenceOfAtMostOne) {
+  const DesJobs d = des_jobs(32, 300);
+  const DomainBalancer program(make_dasud(), {.period = 1});
+  DesOptions o;
+  o.time_limit = 300;
+  o.stop_when_balanced = false;
+  o.record_final_load = true;
+  const RunResult r = run_des(d.topo, program, LoadMode::integer, d.initial, Platform{{1e9}, {1e-3}, {1e6}}, o);
+  ASSERT_EQ(r.final_load.size(), 32u);  // the des engine recounts every job's identity at every sample
+  EXPECT_EQ(std::accumulate(r.final_load.begin(), r.final_load.end(), 0.0), 300);
+  for (NodeId h = 0; h < 32; ++h) {
+    double lo = r.final_load[h], hi = lo;
+    for (NodeId j : d.topo.graph.neighbors(h)) lo = std::min(lo, r.final_load[j]), hi = std::max(hi, r.final_load[j]);
+    EXPECT_LE(hi - lo, 1) << "domain of host " << h;
+  }
+}
+
+TEST(DomainBalancer, JobsSurviveHostsLeavingAndJoiningOnDes) {
+  const DesJobs d = des_jobs(16, 120);
+  const DomainBalancer program(make_probabilistic_migration(0.35), {.period = 1});
+  DesOptions o;
+  o.time_limit = 100;
+  o.stop_when_balanced = false;
+  const std::vector<GraphChange> churn = {{GraphChange::Kind::leave, 5.5, 0, {}},  // the host holding every job, early
+                                          {GraphChange::Kind::leave, 30.5, 7, {}},
+                                          {GraphChange::Kind::join, 40.5, 0, {3, 9, 12}}};
+  RunResult r;
+  ASSERT_NO_THROW(r = run_des(d.topo, program, LoadMode::integer, d.initial, Platform{{1e9}, {1e-3}, {1e6}}, o, nullptr, churn));
+  EXPECT_EQ(r.summary.final_spread <= 2, true) << r.summary.final_spread;
+  // A radius-2 domain is not gathered by this program.
+  EXPECT_THROW(DomainBalancer(make_extended_neighbor(2), {}), InputError);
+}
+
 // --- through the scenario keys ----------------------------------------------------------------
 
 TEST(P2PScenario, RunsFromKeysAndRefusesBadInput) {
@@ -249,6 +298,13 @@ TEST(P2PScenario, RunsFromKeysAndRefusesBadInput) {
   EXPECT_EQ(s["jobs_lost"], 0);
   EXPECT_EQ(s["hosts_left"], 1);
   EXPECT_GT(s["progress"].get<double>(), 0);
+  // The same strategy as node programs on des: the jobs balance by messages.
+  const auto des = test::summary(run_sets({"engine=des", "topology=p2p:16", "guest.graph=ring:100", "algorithm=dasud", "des.lb_period=1",
+                                           "stop.time=100"}));
+  EXPECT_LE(des["final_spread"].get<double>(), 3);
+  EXPECT_EQ(des["nodes_with_load"], 16);
+  EXPECT_TRUE(refused({"engine=sync", "algorithm=dasud"}, "engine"));
+  EXPECT_TRUE(refused({"engine=des", "algorithm=en", "en.x=2", "topology=p2p:8"}, "radius 1"));
   EXPECT_TRUE(refused(with({"algorithm=pm", "churn.half_life=0"}), "churn.half_life"));
   EXPECT_TRUE(refused(with({"algorithm=pm", "churn.half_life=-5"}), "churn.half_life"));
   EXPECT_TRUE(refused(with({"algorithm=en", "en.x=-1"}), "en.x"));
@@ -256,7 +312,6 @@ TEST(P2PScenario, RunsFromKeysAndRefusesBadInput) {
   EXPECT_TRUE(refused(with({"algorithm=pm", "churn.events=leave@x"}), "churn.events"));
   EXPECT_TRUE(refused(with({"algorithm=pm", "guest.mapping=diagonal"}), "guest.mapping"));
   EXPECT_TRUE(refused(with({"algorithm=fos"}), "algorithm"));                            // not a job strategy
-  EXPECT_TRUE(refused({"engine=des", "algorithm=dasud"}, "engine"));                     // a job strategy elsewhere
   EXPECT_TRUE(refused({"engine=sync", "algorithm=fos", "p2p.gamma=3"}, "p2p.gamma"));  // a p2p key elsewhere
   const std::string map = test::write_temp("mapping", "0\n1\n99\n");
   EXPECT_TRUE(refused(with({"algorithm=pm", "guest.graph=ring:3", "guest.mapping=file:" + map}), "host 99"));

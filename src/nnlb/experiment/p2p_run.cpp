@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "nnlb/experiment/scenario_checks.hpp"
+#include "nnlb/agent/domain_balancer.hpp"
+#include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/p2p/p2p_engine.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
@@ -76,6 +78,10 @@ JobSelection selection(const Scenario& s) {
 
 }  // namespace
 
+bool is_job_strategy(const std::string& a) {
+  return a == "en" || a == "dasud" || a == "pm" || a == "sid" || a == "push" || a == "pull";
+}
+
 void check_p2p_keys(const Scenario& s) {
   const std::string mapping = s.text("guest.mapping");
   require(mapping == "single" || mapping == "block" || mapping == "random" || mapping.starts_with("file:"), s, "guest.mapping",
@@ -95,13 +101,54 @@ double p2p_memory_bytes(const Scenario& s, double hosts) {
   return hosts * 64 + samples * (sizeof(StepRecord) + 4 * sizeof(double));
 }
 
+namespace {
+
+struct Guest {
+  Topology graph;
+  std::vector<NodeId> mapping;
+};
+
+Guest guest_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) {
+  const RunSeeds seeds(seed);
+  Guest g;
+  g.graph = located(s, "guest.graph", [&] { return build_topology(parse_topology(s.text("guest.graph"), s.base_dir()), seeds.load); });
+  g.mapping = located(s, "guest.mapping", [&] { return job_mapping(s, g.graph.graph.num_nodes(), p.topology.graph.num_nodes(), seeds.load); });
+  return g;
+}
+
+}  // namespace
+
+RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t seed) {
+  const RunSeeds seeds(seed);
+  const Guest g = guest_jobs(s, p, seed);
+  InitialState initial{std::vector<double>(p.topology.graph.num_nodes(), 0.0), std::vector<std::vector<Item>>(p.topology.graph.num_nodes())};
+  for (NodeId j = 0; j < g.mapping.size(); ++j) initial.items[g.mapping[j]].push_back({j, 1, 0});
+  const DomainBalancer program = located(s, "algorithm", [&] {
+    return DomainBalancer(p.policy.domain, {.period = s.number("des.lb_period"), .control_bytes = s.number("des.control_bytes")});
+  });
+  if (s.text("engine") == "des") {
+    DesOptions o;
+    o.time_limit = s.number("stop.time");
+    o.band = s.number("stop.band");
+    o.stop_when_balanced = false;  // a stable strategy stops moving; an unstable one runs to stop.time
+    o.sample_period = s.number("des.sample_period") > 0 ? s.number("des.sample_period") : 10 * s.number("des.lb_period");
+    o.seed = seeds.engine;
+    o.record_final_load = s.boolean("output.final_load");
+    return run_des(p.topology, program, LoadMode::integer, initial, p.platform, o);
+  }
+  EngineRun r{p.topology, program, LoadMode::integer, initial, p.platform};
+  r.time_limit = s.number("stop.time");
+  r.seed = seeds.engine;
+  r.record_final_load = s.boolean("output.final_load");
+  return run_registered(s, r);
+}
+
 RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) {
   const RunSeeds seeds(seed);
-  const Topology guest = located(s, "guest.graph", [&] { return build_topology(parse_topology(s.text("guest.graph"), s.base_dir()), seeds.load); });
-  const NodeId hosts = p.topology.graph.num_nodes(), jobs = guest.graph.num_nodes();
-  // Where the jobs start: all on host 0 (as when a program enters the network on one host),
-  // blocks of consecutive jobs, or each on a random host.
-  const std::vector<NodeId> mapping = located(s, "guest.mapping", [&] { return job_mapping(s, jobs, hosts, seeds.load); });
+  const Guest g = guest_jobs(s, p, seed);
+  const Topology& guest = g.graph;
+  const NodeId hosts = p.topology.graph.num_nodes();
+  const std::vector<NodeId>& mapping = g.mapping;
   P2POptions o;
   o.iteration_work = s.number("p2p.iteration");
   o.migration_cost = s.number("p2p.migration_cost");

@@ -13,12 +13,18 @@
 
 namespace nnlb {
 
+// en, dasud, pm, sid, push, pull.
+bool is_job_strategy(const std::string& algorithm);
 // Refuses keys and values the engine cannot take (before anything is built).
 void check_p2p_keys(const Scenario& s);
 // Bytes a run will hold: jobs, hosts, the series.
 double p2p_memory_bytes(const Scenario& s, double hosts);
 // Runs a prepared p2p run.
 RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed);
+// A radius-1 job strategy as node programs (agent/domain_balancer) on des or mpi: the jobs of
+// guest.graph are items placed by guest.mapping; the balancers' views come by messages. Only
+// the balancing: the jobs do not execute.
+RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t seed);
 // The summary entries of a finished run: progress, migrations, jobs_lost, hosts_left, hosts_entered.
 nlohmann::json p2p_summary(const RunSummary& summary);
 

@@ -39,8 +39,8 @@ Workload workload(const Scenario& s) {
   Workload w;
   if (s.text("workload.kind") != "dynamic") return w;
   w.kind = Workload::Kind::dynamic;
-  // At most 1e9 units a node and step: a run's totals stay exact (below 2^53) and integer loads
-  // cannot overflow.
+  // At most 1e9 units generated a node and step: a run's totals stay exact (below 2^53) and
+  // integer loads cannot overflow.
   constexpr double most = 1e9;
   w.generation_mean = s.number("workload.generation_mean");
   require(std::abs(w.generation_mean) <= most, s, "workload.generation_mean", "must be within +-1e9 units a step");
@@ -48,7 +48,7 @@ Workload workload(const Scenario& s) {
   require(var >= 0 && var <= most * most, s, "workload.generation_variance", "must be in 0 .. 1e18 (a standard deviation of at most 1e9)");
   w.generation_stddev = std::sqrt(var);
   w.consumption = s.number("workload.consumption");
-  require(w.consumption >= 0 && w.consumption <= most, s, "workload.consumption", "must be in 0 .. 1e9 units a step");
+  require(w.consumption >= 0, s, "workload.consumption", "must be >= 0");  // at most what a node holds is consumed
   return w;
 }
 
@@ -189,7 +189,9 @@ void check_engine_keys(const Scenario& s) {
       "workload.generation_variance", "workload.consumption", "stop.steps", "stop.imbalance", "stop.quiescent"};
   const std::string engine = s.text("engine");
   for (const auto& key : scenario_keys()) {
-    const bool p2p_key = key.name.starts_with("p2p.") || key.name.starts_with("guest.") || key.name.starts_with("churn.");
+    // The guest graph and mapping also give the jobs of a job strategy run as node programs (des, mpi).
+    const bool guest_key = key.name.starts_with("guest.") && is_job_strategy(s.text("algorithm"));
+    const bool p2p_key = !guest_key && (key.name.starts_with("p2p.") || key.name.starts_with("guest.") || key.name.starts_with("churn."));
     const bool des_key = key.name.starts_with("des.") || key.name == "stop.band" || key.name == "stop.time";
     // The iterative application applies the workload itself, on any engine.
     const bool app_workload = key.name.starts_with("workload.") && s.text("agent") == "iterative";
@@ -337,9 +339,10 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   for (const PolicyKey& key : policy_catalog().keys())
     if (s.is_set(key.name)) policy.values[key.name] = s.text(key.name);
   p.policy = located(s, "", [&] { return make_policy(policy, p.topology); });
-  require(jobs == (p.policy.domain != nullptr), s, jobs ? "algorithm" : "engine",
-          jobs ? "engine = \"p2p\" runs the job strategies: algorithm = en | dasud | pm | sid | push | pull"
-               : "algorithm = \"" + s.text("algorithm") + "\" moves whole jobs on a P2P network: engine = \"p2p\"");
+  require(!jobs || p.policy.domain, s, "algorithm", "engine = \"p2p\" runs the job strategies: algorithm = en | dasud | pm | sid | push | pull");
+  require(!p.policy.domain || s.text("engine") != "sync", s, "engine",
+          "algorithm = \"" + s.text("algorithm") + "\" moves whole jobs: engine = \"p2p\" (the loosely-synchronous engine), or \"des\" / "
+          "\"mpi\" (as node programs over messages)");
   if (p.policy.program || p.policy.domain) return p;
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
@@ -373,8 +376,12 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
 
   const std::string engine = s.text("engine");
   if (built.domain) {
-    rec.result = run_jobs(s, prepared, seed);
-    rec.summary_extra = p2p_summary(rec.result.summary);
+    if (engine == "p2p") {
+      rec.result = run_jobs(s, prepared, seed);
+      rec.summary_extra = p2p_summary(rec.result.summary);
+    } else {
+      rec.result = run_job_agents(s, prepared, seed);
+    }
     return rec;
   }
   if (built.program) {
