@@ -168,6 +168,18 @@ TEST(P2PEngine, DiscreteSenderInitiatedDiffusionOverMigrates) {
   EXPECT_EQ(run_p2p(r.hosts, r.guest, r.mapping, *en1, o).summary.notes.at("migrations"), 1);
 }
 
+TEST(SenderInitiated, ContinuousLoadBalancesAndIntegerLoadKeepsAGradient) {
+  // Divisible load (sec. 2.3): halving the difference with the least loaded neighbour balances;
+  // rounded down to whole units it stops with a difference of one on some edges.
+  const auto real = test::summary(run_sets({"topology=line:8", "algorithm=sid-continuous", "load.init=single:0,800", "stop.steps=2000"}));
+  EXPECT_LT(real["final_spread"].get<double>(), 1e-3);
+  const auto whole = test::summary(run_sets({"topology=line:8", "algorithm=sid-continuous", "load.mode=integer", "load.init=single:0,803",
+                                             "stop.steps=2000"}));
+  EXPECT_EQ(whole["final_total"], 803);
+  EXPECT_GE(whole["final_spread"].get<double>(), 1);
+  EXPECT_LE(whole["final_spread"].get<double>(), 7);  // at most one unit a hop on 7 hops
+}
+
 TEST(P2PEngine, PmZeroBehavesAsEnOne) {
   const Jobs r = setup(48, 200, true);
   P2POptions o;
