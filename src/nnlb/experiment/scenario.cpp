@@ -49,9 +49,10 @@ std::vector<KeyInfo> make_keys() {
       {"mpi.drop_every", Type::integer, std::int64_t{0},
        "mpi, fault injection: lose every k-th message carrying load or items (the conservation check must then fail); 0: none", {}},
       {"mpi.work_scale", Type::number, 1.0, "mpi: real seconds of the compute kernel per second of an item's work (Context::execute)", {}},
-      {"guest.graph", Type::string, "mesh:8x8", "p2p: the guest graph G, jobs joined by synchronization edges (any topology spec or graph file)", {}},
+      {"guest.graph", Type::string, "mesh:8x8", "p2p (and des/mpi with a job strategy): the guest graph G, jobs joined by synchronization edges (any topology spec or graph file)", {}},
       {"guest.mapping", Type::string, "single",
-       "p2p: where the jobs start: single (all on host 0) | block (consecutive jobs together) | random | file:PATH (a host id per line, job by job)", {}},
+       "p2p (and des/mpi with a job strategy): where the jobs start: single (all on host 0) | block (consecutive jobs together) | random | "
+       "file:PATH (a host id per line, job by job)", {}},
       {"p2p.iteration", Type::number, 10.0, "p2p: time units of a job's iteration on a dedicated host (Douglas & Harwood: 10)", {}},
       {"p2p.iterations", Type::integer, std::int64_t{0}, "p2p: iterations of the application: the run ends when every job has done them (0: it runs to stop.time)", {}},
       {"p2p.migration_cost", Type::number, 0.0, "p2p: time units a migrating job does no work", {}},
