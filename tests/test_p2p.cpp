@@ -316,6 +316,8 @@ TEST(P2PScenario, RunsFromKeysAndRefusesBadInput) {
   EXPECT_LE(des["final_spread"].get<double>(), 3);
   EXPECT_EQ(des["nodes_with_load"], 16);
   EXPECT_TRUE(refused({"engine=sync", "algorithm=dasud"}, "engine"));
+  for (const char* engine : {"engine=p2p", "engine=des"})  // 9e8 jobs: refused with the estimate before anything is built
+    EXPECT_TRUE(refused({engine, "algorithm=dasud", "topology=p2p:16", "guest.graph=mesh:30000x30000"}, "needs about"));
   EXPECT_TRUE(refused({"engine=des", "algorithm=en", "en.x=2", "topology=p2p:8"}, "radius 1"));
   EXPECT_TRUE(refused(with({"algorithm=pm", "churn.half_life=0"}), "churn.half_life"));
   EXPECT_TRUE(refused(with({"algorithm=pm", "churn.half_life=-5"}), "churn.half_life"));

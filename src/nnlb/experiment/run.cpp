@@ -284,13 +284,15 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
     m.add("platform", "topology", smaller, 2 * sizeof(double) * size.slots() + sizeof(double) * size.nodes);  // per-slot links, speeds
   if (is_task_algorithm(s.text("algorithm")))
     m.add("tasks", "tasks.init", "run fewer tasks", 160 * task_count_bound(s));  // held, in the recounts, completed
-  if (s.text("engine") == "p2p") {
-    // Per job: host, position, phase, work, clock, iterations and its list entry; the guest
-    // graph's CSR; per host its adjacency and scratch, and the series.
+  if (is_job_strategy(s.text("algorithm"))) {
+    // Per job: host, position, phase, work, clock, iterations and its list entry (p2p), or an
+    // item held, in flight and in the recounts (des, mpi); the guest graph's CSR.
     const TopologySize guest = topology_size(located(s, "guest.graph", [&] { return parse_topology(s.text("guest.graph"), s.base_dir()); }));
-    m.add("jobs", "guest.graph", "use a smaller guest graph", guest.build_bytes() + 48 * guest.nodes);
-    m.add("hosts", "topology", smaller, p2p_memory_bytes(s, size.nodes));
-    return m;
+    m.add("jobs", "guest.graph", "use a smaller guest graph", guest.build_bytes() + 96 * guest.nodes);
+    if (s.text("engine") == "p2p") {
+      m.add("hosts", "topology", smaller, p2p_memory_bytes(s, size.nodes));  // adjacency, scratch, the series
+      return m;
+    }
   }
   const EngineCost cost = des ? des_cost : sync_cost;
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
@@ -309,6 +311,11 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
     m.add("load history", "output.load_history", "record every node's load less often (output.load_history) or not at all",
           (des ? samples : samples / static_cast<double>(every)) * size.nodes * sizeof(double));
   return m;
+}
+
+// Dimension exchange pairs nodes by an edge colouring; other policies get none.
+EdgeColoring coloring_for(const BuiltPolicy& built, const Topology& topo) {
+  return built.policy->pairing() == Pairing::matching ? edge_coloring_for(topo) : EdgeColoring{};
 }
 
 }  // namespace
@@ -393,11 +400,8 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   if (engine == "mpi") {
     // Node programs on real processes: the asynchronous balancer (default), or the rounds program.
     DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
-    EdgeColoring coloring;
-    if (built.policy->pairing() == Pairing::matching) {
-      coloring = edge_coloring_for(topo);
-      setup.balancer.colors = coloring.num_colors;
-    }
+    const EdgeColoring coloring = coloring_for(built, topo);
+    setup.balancer.colors = coloring.num_colors;
     const InitialState initial{prepared.initial, {}};
     std::unique_ptr<Program> program;
     if (s.text("agent") == "iterative") {
@@ -441,16 +445,12 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
       rec.result = run_rounds(topo, program, prepared.mode, InitialState{prepared.initial, {}}, prepared.platform, ro);
       return rec;
     }
-    EdgeColoring coloring;
-    if (built.policy->pairing() == Pairing::matching) coloring = edge_coloring_for(topo);
+    const EdgeColoring coloring = coloring_for(built, topo);
     rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, options);
   } else if (engine == "des") {
     DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
-    EdgeColoring coloring;
-    if (built.policy->pairing() == Pairing::matching) {
-      coloring = edge_coloring_for(topo);
-      setup.balancer.colors = coloring.num_colors;
-    }
+    const EdgeColoring coloring = coloring_for(built, topo);
+    setup.balancer.colors = coloring.num_colors;
     const InitialState initial{prepared.initial, {}};
     if (s.text("agent") == "iterative") {
       IterativeApplicationOptions ao = application_options(s, built);
