@@ -588,7 +588,7 @@ TEST(BadInput, AFailureOnOneRankEndsEveryRank) {
   ASSERT_EQ(o.status, 0);
   const std::string cmd = "cd " + dir.string() +
                           " && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-                          "OMPI_MCA_btl=self,vader timeout 120 " NNLB_TEST_MPIRUN " -np 2 " NNLB_BINARY
+                          "OMPI_MCA_btl=self,vader timeout -k 10 120 " NNLB_TEST_MPIRUN " -np 2 " NNLB_BINARY
                           " sweep s.toml -q --threads 1 --store s.jsonl > out.txt 2> err.txt";
   const int raw = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(raw));

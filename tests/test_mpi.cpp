@@ -29,7 +29,7 @@ Launch mpirun(int ranks, const std::string& args) {
   // In NNLB_SANITIZE builds LeakSanitizer stays off for the ranks (Open MPI's own allocations);
   // ASan's other checks and UBSan stay on.
   const std::string cmd = std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 ") +
-                          "OMPI_MCA_btl=self,vader ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 120 " NNLB_TEST_MPIRUN
+                          "OMPI_MCA_btl=self,vader ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout -k 10 120 " NNLB_TEST_MPIRUN
                           " -np " + std::to_string(ranks) + " " NNLB_BINARY " run --set engine=mpi " + args + " 2> " + err;
   Launch o;
   static_cast<Outcome&>(o) = nnlb::test::shell(cmd);

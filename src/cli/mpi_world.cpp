@@ -1,6 +1,7 @@
 #include "mpi_world.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
 
@@ -51,11 +52,10 @@ void World::barrier() {
 #endif
 }
 
-void World::abort(int status) {
-#ifdef NNLB_HAVE_MPI
-  if (initialized_) MPI_Abort(MPI_COMM_WORLD, status);
-#endif
-  std::exit(status);
+void World::leave(int status) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(status);  // no static destructors: ~World's MPI_Finalize would wait for the other ranks
 }
 
 int fail(std::string line, int status) {
@@ -67,7 +67,7 @@ int fail(std::string line, int status) {
   }
   fmt::print(stderr, "nnlb: rank {}: {}\n", world->rank(), line);
   std::fflush(stderr);
-  world->abort(status);
+  world->leave(status);
 }
 
 }  // namespace nnlb::cli

@@ -16,8 +16,11 @@ class World {
   // Whether MPI was initialized (a launch by mpirun of an nnlb built with MPI).
   bool mpi() const { return initialized_; }
   void barrier();
-  // Ends every process of the launch (a failure on one rank must not leave the others waiting).
-  [[noreturn]] void abort(int status);
+  // Ends this process at once with `status`, without MPI_Finalize: the launcher sees a rank end
+  // with a non-zero status and ends the others, so none is left waiting for this one. Not
+  // MPI_Abort: an input error reaches every rank together, and concurrent MPI_Abort calls can
+  // hang Open MPI 4.1's runtime (seen in CI on the 'one rank per node' error).
+  [[noreturn]] void leave(int status);
   ~World();
 
  private:
@@ -27,8 +30,8 @@ class World {
 };
 
 // Reports a failure as one line "nnlb: LINE" on stderr ("nnlb: rank R: LINE" under mpirun) and
-// returns `status`; under mpirun with several ranks it ends every rank with that status instead,
-// so none is left waiting for this one.
+// returns `status`; under mpirun with several ranks it ends this rank with that status instead
+// (World::leave), and the launcher ends the others.
 int fail(std::string line, int status);
 
 }  // namespace nnlb::cli
