@@ -194,6 +194,29 @@ TEST(P2PEngine, PmZeroBehavesAsEnOne) {
   EXPECT_EQ(a.columns.at("migrations"), b.columns.at("migrations"));
 }
 
+// A policy that moves jobs from a host to itself: the engines refuse what it decides.
+class SelfMigration : public DomainPolicy {
+ public:
+  std::string name() const override { return "self"; }
+  void decide(const DomainView&, std::vector<Migration>& out) const override { out.push_back({0, 0, 1}); }
+};
+
+TEST(P2PEngine, AnImpossibleMigrationFailsLoudly) {
+  const Jobs r = setup(8, 16, false);
+  P2POptions o;
+  o.time_limit = 20;
+  const SelfMigration bad;
+  EXPECT_THROW(run_p2p(r.hosts, r.guest, r.mapping, bad, o), std::logic_error);
+  std::vector<Migration> out;
+  const std::vector<DomainHost> two{{0, 0, 3}, {1, 1, 1}};
+  EXPECT_THROW(decide_checked(bad, {two, nullptr}, out), std::logic_error);
+  out.clear();
+  const auto en = make_extended_neighbor(1);
+  decide_checked(*en, {two, nullptr}, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].jobs, 1);
+}
+
 TEST(P2PEngine, ProgressOfABalancedRunIsTheAnalyticRate) {
   // One job per host: an iteration every 10 time units, so I(t) = floor(t / 10) for every job;
   // k jobs per host share it: one every 10 k.

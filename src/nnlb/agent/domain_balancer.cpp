@@ -81,7 +81,7 @@ class DomainAgent final : public Agent {
     domain_.push_back({ctx.self(), 0, static_cast<std::int64_t>(ctx.items().size())});
     for (Port p = 0; p < ctx.degree(); ++p) domain_.push_back({ctx.neighbors()[p].id, 1, static_cast<std::int64_t>(known_[p])});
     decided_.clear();
-    policy_.decide({domain_, &ctx.rng()}, decided_);
+    decide_checked(policy_, {domain_, &ctx.rng()}, decided_);
     if (!decided_.empty()) busy_until_ = ctx.now() + o_.period;
     for (const Migration& m : decided_) {
       if (m.jobs <= 0) continue;

@@ -1,8 +1,16 @@
 #include "nnlb/policy/domain_policy.hpp"
 
+#include <stdexcept>
 #include <string>
 
 namespace nnlb {
+
+void decide_checked(const DomainPolicy& policy, const DomainView& view, std::vector<Migration>& out) {
+  policy.decide(view, out);
+  for (const Migration& m : out)
+    if (m.from >= view.hosts.size() || m.to >= view.hosts.size() || m.jobs < 0 || m.from == m.to)
+      throw std::logic_error("policy " + policy.name() + " decided an impossible migration");
+}
 
 namespace {
 

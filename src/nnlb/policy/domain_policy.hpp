@@ -44,6 +44,10 @@ class DomainPolicy {
   virtual void decide(const DomainView& view, std::vector<Migration>& out) const = 0;
 };
 
+// policy.decide(view, out), then every migration checked possible (two distinct hosts of the
+// view, jobs >= 0): the engines run any policy through this, so a bad one fails loudly.
+void decide_checked(const DomainPolicy& policy, const DomainView& view, std::vector<Migration>& out);
+
 // EN x (sec. 3.4, Corradi et al.): the centre i sends floor((w_i - w_min) / 2) jobs to the least
 // loaded host of its radius-x domain; when i is the least loaded itself, the most loaded host
 // sends it floor((w_max - w_i) / 2).

@@ -180,10 +180,8 @@ class P2PRun {
         for (const auto& [j, d] : ball) domain.push_back({j, d, static_cast<std::int64_t>(jobs_on_[j].size())});
       }
       decided.clear();
-      policy_.decide({domain, &policy_rng_}, decided);
+      decide_checked(policy_, {domain, &policy_rng_}, decided);
       for (const Migration& m : decided) {
-        if (m.from >= domain.size() || m.to >= domain.size() || m.jobs < 0 || m.from == m.to)
-          throw std::logic_error("policy " + policy_.name() + " decided an impossible migration");
         move_jobs(domain[m.from].id, domain[m.to].id, static_cast<std::uint64_t>(m.jobs));
       }
     }
