@@ -19,7 +19,7 @@ class World {
   // Ends this process at once with `status`, without MPI_Finalize: the launcher sees a rank end
   // with a non-zero status and ends the others, so none is left waiting for this one. Not
   // MPI_Abort: an input error reaches every rank together, and concurrent MPI_Abort calls can
-  // hang Open MPI 4.1's runtime (seen in CI on the 'one rank per node' error).
+  // hang Open MPI 4.1's runtime (a CI run hung on a test whose ranks all fail).
   [[noreturn]] void leave(int status);
   ~World();
 
