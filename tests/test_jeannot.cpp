@@ -212,23 +212,69 @@ TEST(CostBenefit, RefusesAnExchangeCostingMoreThanKTimesItsBenefitAndAcceptsTheR
   EXPECT_LE(exchange_benefit(11, 1e9, 10, 1e9, 1, 1e6), 0);
 }
 
-TEST(Shaker, MovesWithProbabilityExpMinusKappaU) {
+TEST(Shaker, MovesWithProbabilityExpMinusKappaUAfterUSuccessiveStuckSteps) {
+  // The step that finds the edge stuck for the u-th time in a row draws with U_ij = u.
   Rng rng(42, 1);
   const Shaker s{0.5};
-  for (double u : {0.0, 1.0, 2.0, 4.0}) {
+  for (double before : {0.0, 1.0, 3.0}) {
     const int trials = 40000;
     int moved = 0;
     for (int k = 0; k < trials; ++k) {
-      double moves = u;
-      if (shaker_moves(s, moves, rng)) {
+      double stuck = before;
+      const double l = shaker_step(s, stuck, false, 5, 1, 2, 1, rng);
+      if (l > 0) {
         ++moved;
-        EXPECT_EQ(moves, u + 1);
+        EXPECT_EQ(l, 1);
+        EXPECT_EQ(stuck, 0);  // the shaker's move is an exchange
+      } else {
+        EXPECT_EQ(stuck, before + 1);
       }
     }
-    const double p = std::exp(-0.5 * u);
-    EXPECT_NEAR(static_cast<double>(moved) / trials, p, 5 * std::sqrt(p * (1 - p) / trials) + 1e-12) << "U = " << u;
+    const double p = std::exp(-0.5 * (before + 1));
+    EXPECT_NEAR(static_cast<double>(moved) / trials, p, 5 * std::sqrt(p * (1 - p) / trials) + 1e-12) << "U = " << before + 1;
   }
   EXPECT_NEAR(shaker_kappa(0.5, 2), std::log(2.0) / 2, 1e-15);
+}
+
+TEST(Shaker, UijCountsSuccessiveStuckStepsOfTwoNodesAndAnExchangeOrBalanceResetsIt) {
+  // Two homogeneous nodes under M_r with the self term (M_r,01 = M_r,10 = 1/2): L_01 =
+  // (w_0 - w_1) / 2 rounds down to nothing when they differ by one unit. A hand count of U_01
+  // over a scripted sequence of steps; kappa so large that the shaker never fires (exp(-1e3 U)).
+  Topology t = make_topology("line:2", 1);
+  auto mr = std::make_shared<RelativeSpeedMatrix>(relative_speed_matrix(t.graph, std::vector<double>{1.0}, true));
+  const RelativeSpeedDiffusion never(t.graph, mr, Shaker{1e3});
+  Rng rng(7, 0);
+  double memory = 0;
+  auto step = [&](const RelativeSpeedDiffusion& policy, double w0, double w1) {
+    NeighborState nb{1, 1, w1, 1, 0, &memory};
+    std::vector<Transfer> out;
+    policy.decide(LocalView{0, 1, w0, 1, 0, std::span<NeighborState>(&nb, 1), &rng}, out);
+    return out.empty() ? 0.0 : out[0].amount;
+  };
+  EXPECT_EQ(step(never, 4, 3), 0);  // unbalanced, nothing moves: U = 1
+  EXPECT_EQ(memory, 1);
+  EXPECT_EQ(step(never, 4, 3), 0);  // U = 2
+  EXPECT_EQ(step(never, 4, 3), 0);  // U = 3
+  EXPECT_EQ(memory, 3);
+  EXPECT_EQ(step(never, 9, 3), 3);  // diffusion exchanges 3 units: the run ends
+  EXPECT_EQ(memory, 0);
+  EXPECT_EQ(step(never, 4, 3), 0);  // U = 1 again
+  EXPECT_EQ(step(never, 3, 3), 0);  // balanced: reset
+  EXPECT_EQ(memory, 0);
+  EXPECT_EQ(step(never, 3, 4), 0);  // node 0 the lighter end: it never counts
+  EXPECT_EQ(memory, 0);
+  // kappa so small that the first stuck step fires: it moves one unit and resets U, every time
+  // (the paper's counter does not cool down while the shaker keeps moving).
+  const RelativeSpeedDiffusion always(t.graph, mr, Shaker{1e-12});
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(step(always, 4, 3), 1);
+    EXPECT_EQ(memory, 0);
+  }
+  // The part moved: a fraction of the levelling amount (w_0 C_1 - w_1 C_0) / (C_0 + C_1).
+  EXPECT_EQ(step(RelativeSpeedDiffusion(t.graph, mr, Shaker{1e-12, 1.0}), 4, 3), 1);  // floor(0.5), at least one unit
+  double u = 0;
+  EXPECT_EQ(shaker_step(Shaker{1e-12, 0.5}, u, false, 100, 1, 0, 1, rng), 25);        // half of 50
+  EXPECT_EQ(shaker_step(Shaker{1e-12, 1.0}, u, false, 100, 3e9, 0, 1e9, rng), 25);    // 100 x 1e9 / 4e9
 }
 
 // --- spanning-tree detection ----------------------------------------------------------------
@@ -443,6 +489,47 @@ TEST(IterativeApplication, ShakerBreaksTheStairway) {
   const RunRecord shaken = app_run({"output.final_load=true", "shaker.kappa=0.01"});
   EXPECT_LT(shaken.result.summary.final_spread, stuck.result.summary.final_spread);
   EXPECT_EQ(shaken.result.summary.final_total, 320);
+}
+
+// W(t+1) = M_r^T W(t) (sec. 3.2, real load, no filter): what the application must do step for step.
+std::vector<double> mr_iteration(const Graph& g, const RelativeSpeedMatrix& m, std::vector<double> w, int steps) {
+  for (int t = 0; t < steps; ++t) {
+    std::vector<double> next = w;
+    for (NodeId i = 0; i < g.num_nodes(); ++i)
+      for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) next[i] -= mr_flow(m.out[s], m.in[s], w[i], w[g.target(s)]);
+    w = std::move(next);
+  }
+  return w;
+}
+
+TEST(IterativeApplication, RealLoadFollowsTheSynchronousMrIterationStepForStepUnderMixedTimings) {
+  // Mixed speeds make nodes reach each step at different times, and the detection's set-up
+  // releases them into step 0 at different times: step t must still decide on w_i(t), never on
+  // transfers of step t that arrived early (Eq. 3 and the W(t+1) = M^T W(t) of sec. 3.2).
+  for (const char* spec : {"line:6", "ring:7", "mesh:3x3", "hypercube:3", "random-regular:10,3"})
+    for (const bool detection : {false, true})
+      for (const int steps : {1, 2, 5, 8}) {
+        const std::vector<std::string> sets = {"topology=" + std::string(spec), "load.mode=real", "load.init=uniform:0,1000",
+                                               "platform.speed=uniform:1e8,4e9", "platform.latency=1.5e-4", "platform.bandwidth=1.25e7",
+                                               "app.work_per_unit=1e5", "output.final_load=true",
+                                               "app.detection=" + std::string(detection ? "true" : "false"),
+                                               "app.iterations=" + std::to_string(steps)};
+        Scenario s;
+        for (const std::string& kv : {std::string("engine=des"), std::string("agent=iterative"), std::string("algorithm=mr"),
+                                      std::string("mr.self=true")})
+          s.set_from_text(kv, "test");
+        for (const std::string& kv : sets) s.set_from_text(kv, "test");
+        const PreparedRun p = prepare_run(s, 1);
+        std::vector<double> c(p.topology.graph.num_nodes());
+        for (NodeId i = 0; i < c.size(); ++i) c[i] = p.platform.node_speed(i);
+        const auto expected = mr_iteration(p.topology.graph, relative_speed_matrix(p.topology.graph, c, true), p.initial, steps);
+        const RunRecord r = run_scenario(s, 1);
+        ASSERT_EQ(r.result.final_load.size(), expected.size());
+        const double total = r.result.summary.initial_total;
+        for (NodeId i = 0; i < expected.size(); ++i)
+          EXPECT_NEAR(r.result.final_load[i], expected[i], 1e-9 * total)
+              << spec << (detection ? " with detection" : "") << ", " << steps << " steps, node " << i;
+      }
 }
 
 TEST(IterativeApplication, UnderADynamicLoadDetectionSetsHowOftenNodesBalance) {

@@ -30,7 +30,7 @@ struct Edge {
   double reported = 0;          // the neighbour's load in its latest report
   std::uint64_t reports = 0, transfers = 0;
   double sent = 0, received = 0;  // in the current step
-  double shaker_moves = 0;        // U_ij
+  double stuck = 0;               // U_ij of the shaker
 };
 
 class IterativeAgent final : public Agent {
@@ -45,6 +45,15 @@ class IterativeAgent final : public Agent {
   }
 
   void arrived(Context& ctx, Channel channel) override {
+    // Eq. 3: step t decides on w_i(t). A neighbour that decided first may send its transfer of
+    // step t while this node still waits for reports; it waits in the data channel (its load not
+    // yet this node's) until this node has decided.
+    if (channel == Channel::data && phase_ != Phase::pre && phase_ != Phase::transfers) return;
+    read(ctx, channel);
+    advance(ctx);
+  }
+
+  void read(Context& ctx, Channel channel) {
     for (const Message& m : ctx.take(channel)) {
       if (m.tag >= protocol_tags::first_protocol_tag) {
         const bool was_set_up = set_up();
@@ -63,7 +72,6 @@ class IterativeAgent final : public Agent {
         ++e.transfers;
       }
     }
-    advance(ctx);
   }
 
   void timer(Context& ctx, std::uint32_t tag) override {
@@ -146,9 +154,7 @@ class IterativeAgent final : public Agent {
           !(exchange_cost(l, info[p].latency, info[p].bandwidth, opt_.bytes_per_unit, opt_.pre_cost, opt_.post_cost) <
             k_ * exchange_benefit(wi, ci, wj, cj, l, opt_.work_per_unit)))
         l = 0;
-      if (l == 0 && opt_.shaker_kappa > 0 && wi - total >= 1 && wi * cj > wj * ci &&
-          shaker_moves(Shaker{opt_.shaker_kappa}, e.shaker_moves, ctx.rng()))
-        l = 1;
+      if (opt_.shaker.kappa > 0) l = std::max(l, shaker_step(opt_.shaker, e.stuck, l > 0, wi - total, ci, wj, cj, ctx.rng()));
       l = std::min(l, wi - total);
       e.sent = l;
       total += l;
@@ -165,6 +171,7 @@ class IterativeAgent final : public Agent {
       ctx.send(p, Channel::data, transfer_tag, {}, edges_[p].sent > 0 ? edges_[p].sent * opt_.bytes_per_unit : opt_.control_bytes,
                {.load = edges_[p].sent});
     phase_ = Phase::transfers;
+    read(ctx, Channel::data);  // this step's transfers that came before the decision
   }
 
   void end_step(Context& ctx) {

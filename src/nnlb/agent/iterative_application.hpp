@@ -17,6 +17,7 @@
 
 #include "nnlb/agent/agent.hpp"
 #include "nnlb/model/workload.hpp"
+#include "nnlb/policy/shaker.hpp"
 
 namespace nnlb {
 
@@ -37,7 +38,7 @@ struct IterativeApplicationOptions {
   double k0 = 1000;                // k(0)
   bool detection = false;          // stop balancing when the spanning tree detects convergence
   bool mr_self = false;            // M_r with the self term
-  double shaker_kappa = 0;         // 0: no shaker
+  Shaker shaker;                   // kappa 0: no shaker
   Workload workload;               // load created and consumed by each iteration (fixed: none)
   std::uint64_t lb_every_max = 64; // dynamic load with detection: the longest interval between steps
 };

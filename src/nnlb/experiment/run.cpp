@@ -94,7 +94,8 @@ IterativeApplicationOptions application_options(const Scenario& s, const BuiltPo
                    : cb == "adaptive"   ? CostBenefit::adaptive
                                         : CostBenefit::off;
   for (const auto& [name, value] : built.parameters)
-    if (name == "kappa") o.shaker_kappa = value;
+    if (name == "kappa") o.shaker.kappa = value;
+    else if (name == "shaker_part") o.shaker.part = value;
   o.workload = workload(s);
   o.lb_every_max = static_cast<std::uint64_t>(s.integer("app.lb_every_max"));
   const bool adapts = o.detection && o.workload.kind == Workload::Kind::dynamic;

@@ -52,11 +52,11 @@ void RelativeSpeedDiffusion::decide(const LocalView& view, std::vector<Transfer>
     if (it == adjacent.end() || *it != nb.id) continue;  // a neighbour that joined later: no coefficient negotiated
     const Slot s = g_.first_slot(view.self) + static_cast<Slot>(it - adjacent.begin());
     const double flow = mr_flow(mr_->out[s], mr_->in[s], view.load, nb.load);
-    if (flow >= 1 || (flow > 0 && !shaker_.kappa)) {
-      out.push_back({k, flow});
-    } else if (shaker_.kappa && view.load >= 1 && view.load * nb.speed > nb.load * view.speed &&
-               shaker_moves(shaker_, nb.memory[0], *view.rng)) {
-      out.push_back({k, 1.0});
+    if (!shaker_.kappa) {
+      if (flow > 0) out.push_back({k, flow});
+    } else if (const double moved = shaker_step(shaker_, nb.memory[0], flow >= 1, view.load, view.speed, nb.load, nb.speed, *view.rng);
+               flow >= 1 || moved > 0) {
+      out.push_back({k, flow >= 1 ? flow : moved});
     }
   }
 }

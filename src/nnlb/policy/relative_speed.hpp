@@ -38,8 +38,8 @@ struct RelativeSpeedMatrix {
 RelativeSpeedMatrix relative_speed_matrix(const Graph& g, std::span<const double> speed, bool self_term);
 
 // Policy `mr`: node i sends max(L_ij, 0) to each neighbour j. With a shaker (integer loads), an
-// edge whose flow rounds down to nothing while i is more loaded than j relative to speed moves one
-// unit with probability exp(-kappa U_ij) (sec. 3.3.1).
+// edge whose flow rounds down to nothing while i is more loaded than j relative to speed moves a
+// part of i's load with probability exp(-kappa U_ij) (sec. 3.3.1, shaker.hpp).
 class RelativeSpeedDiffusion final : public Policy {
  public:
   RelativeSpeedDiffusion(const Graph& g, std::shared_ptr<const RelativeSpeedMatrix> mr, Shaker shaker);

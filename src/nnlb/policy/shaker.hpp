@@ -1,11 +1,19 @@
 #pragma once
 // The "shaker" of Jeannot & Vernier 2006, sec. 3.3.1: with indivisible loads, diffusion can stop
-// on a stairway ({3, 2, 1, 0} on a line) where every rounded flow is zero. When i is more loaded
-// than j (relative to speed) and they exchange nothing, i draws alea in [0, 1) and moves one unit
-// when alea < exp(-kappa U_ij); U_ij counts the shaker's previous moves over that edge, so the
-// perturbation cools down like simulated annealing. The paper gives kappa = ln(p) / tau for a
-// probability p at the tau-th move; with kappa > 0 the exponent needs -ln(p) / tau, which is what
-// `shaker_kappa` computes.
+// on a stairway ({3, 2, 1, 0} on a line) where every rounded flow is zero. When node i is
+// unbalanced with respect to its neighbour j and they exchange no load, i draws alea in [0, 1)
+// and moves a part of its load to j when alea < exp(-kappa U_ij). U_ij counts the successive
+// balancing steps in which i and j are unbalanced and exchange nothing; an exchange (the
+// shaker's own included) or a balanced step ends the run and resets it. The paper writes
+// kappa = ln(p) / tau for a probability p at the tau-th such step; with kappa > 0 the exponent
+// needs -ln(p) / tau, which is what `shaker_kappa` computes.
+//
+// "Unbalanced" is seen from the end that would send: i holds more than j relative to speed,
+// w_i C_j > w_j C_i (then L_ij > 0 under M_r, and only i may send over the edge in this step).
+// How much "a part of the load" is, the paper does not say: `part` = 0 moves one unit (our
+// default); part in (0, 1] moves that fraction of the amount that levels the pair relative to
+// speed, (w_i C_j - w_j C_i) / (C_i + C_j), rounded down, at least one unit.
+#include <algorithm>
 #include <cmath>
 
 #include "nnlb/util/rng.hpp"
@@ -14,16 +22,26 @@ namespace nnlb {
 
 struct Shaker {
   double kappa = 0;  // 0: no shaker
+  double part = 0;   // 0: one unit; else the fraction of the pair's levelling amount
 };
 
 // kappa such that exp(-kappa tau) = p.
 inline double shaker_kappa(double p, double tau) { return -std::log(p) / tau; }
 
-// One draw for an unbalanced edge that exchanges nothing; `moves` is U_ij, counted up on a move.
-inline bool shaker_moves(const Shaker& s, double& moves, Rng& rng) {
-  if (rng.uniform() >= std::exp(-s.kappa * moves)) return false;
-  moves += 1;
-  return true;
+// One balancing step of edge (i, j) as i sees it, i holding w_i at speed C_i and j w_j at C_j;
+// `exchanged`: the diffusion moves load over the edge in this step. Updates U_ij (`stuck`) and
+// returns the whole units the shaker moves from i to j (0: none).
+inline double shaker_step(const Shaker& s, double& stuck, bool exchanged, double wi, double ci, double wj, double cj, Rng& rng) {
+  if (exchanged || !(wi >= 1 && wi * cj > wj * ci)) {
+    stuck = 0;
+    return 0;
+  }
+  stuck += 1;
+  if (rng.uniform() >= std::exp(-s.kappa * stuck)) return 0;
+  stuck = 0;  // the shaker's move is an exchange
+  if (s.part == 0) return 1;
+  const double level = (wi * cj - wj * ci) / (ci + cj);
+  return std::min(std::floor(wi), std::max(1.0, std::floor(s.part * level)));
 }
 
 }  // namespace nnlb
