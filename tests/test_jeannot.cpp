@@ -600,6 +600,10 @@ TEST(AddLoad, IsBookedAndRefusedBeyondWhatANodeHoldsOrInPartsOfUnits) {
 TEST(IterativeApplication, BadParametersAreInputErrors) {
   EXPECT_THROW(app_run({"shaker.kappa=0"}), InputError);
   EXPECT_THROW(app_run({"shaker.kappa=-1"}), InputError);
+  EXPECT_THROW(app_run({"shaker.kappa=0.1", "shaker.part=1.5"}), InputError);
+  EXPECT_THROW(app_run({"shaker.kappa=0.1", "shaker.part=some"}), InputError);
+  EXPECT_THROW(app_run({"shaker.part=0.5"}), InputError);  // no shaker to apply it to
+  EXPECT_NO_THROW(app_run({"shaker.kappa=0.1", "shaker.part=0.5", "app.iterations=5"}));
   EXPECT_THROW(app_run({"app.cost_benefit=sometimes"}), InputError);
   EXPECT_THROW(app_run({"app.k=0"}), InputError);
   EXPECT_THROW(app_run({"app.lb_every=0"}), InputError);
