@@ -629,7 +629,7 @@ TEST(RelativeImbalance, NuAndTheBandAreMeasuredAgainstSpeedProportionalShares) {
     return run_sets(more);
   };
   const RunRecord sync = with({"stop.imbalance=1e-6"});
-  EXPECT_EQ(sync.result.summary.stop_reason, "imbalance");
+  EXPECT_EQ(sync.result.summary.stop_reason, StopReason::imbalance);
   EXPECT_LE(sync.result.summary.final_imbalance, 1e-6);
   double mean = 0, nu_mean = 0;
   for (double x : sync.result.final_load) mean += x / 25;
@@ -637,7 +637,7 @@ TEST(RelativeImbalance, NuAndTheBandAreMeasuredAgainstSpeedProportionalShares) {
   EXPECT_GT(nu_mean, 1e4);
   const RunRecord des = with({"engine=des", "agent=rounds", "stop.band=0.01"});
   EXPECT_TRUE(des.result.summary.balanced);
-  EXPECT_EQ(des.result.summary.stop_reason, "balanced");
+  EXPECT_EQ(des.result.summary.stop_reason, StopReason::balanced);
   const RunRecord levelled = with({"engine=des", "agent=async", "algorithm=fos", "stop.time=5"});
   EXPECT_FALSE(levelled.result.summary.balanced);  // FOS levels loads to the mean, not to the shares
 }

@@ -50,7 +50,7 @@ TEST(MpiEngine, EveryTaskRunsOnceUnderDdMsAndCa) {
     ASSERT_EQ(o.status, 0) << algorithm << ": " << o.out << o.err;
     const auto s = nlohmann::json::parse(o.out)["summary"];
     EXPECT_EQ(s["tasks_executed"], 120) << algorithm;
-    EXPECT_EQ(s["stop_reason"], "quiet") << algorithm;
+    EXPECT_EQ(s["stop_reason"], "finished") << algorithm;  // every core ran out of tasks
     EXPECT_GT(s["makespan"].get<double>(), 0) << algorithm;
     EXPECT_GE(s["makespan_over_lower_bound"].get<double>(), 0.5) << algorithm;  // real time: at least about the bound
   }
@@ -116,9 +116,85 @@ TEST(MpiEngine, NodeProgramsRunUnchangedOnRealRanks) {
                                 "--format json");
   ASSERT_EQ(app.status, 0) << app.out << app.err;
   const auto s = nlohmann::json::parse(app.out)["summary"];
-  EXPECT_EQ(s["stop_reason"], "quiet");
+  EXPECT_EQ(s["stop_reason"], "finished");
   EXPECT_TRUE(s.contains("finished_at"));
   EXPECT_EQ(s["final_total"], 400);
+#endif
+}
+
+// --- records that mean the same on every engine --------------------------------------------------
+
+#ifdef NNLB_TEST_MPIRUN
+// The record of `args` on one process (des, or sync: the rounds engine for the application).
+nlohmann::json simulated(const std::string& args) {
+  const Outcome o = nnlb::test::shell(std::string(NNLB_BINARY) + " run " + args + " --format json 2>&1");
+  EXPECT_EQ(o.status, 0) << args << ": " << o.out;
+  return o.status == 0 ? nlohmann::json::parse(o.out) : nlohmann::json::object();
+}
+
+nlohmann::json on_ranks(int ranks, const std::string& args) {
+  const Launch o = mpirun(ranks, args + " --format json");
+  EXPECT_EQ(o.status, 0) << args << ": " << o.out << o.err;
+  return o.status == 0 ? nlohmann::json::parse(o.out) : nlohmann::json::object();
+}
+#endif
+
+TEST(CrossEngine, RecordsMeanTheSameOnEveryEngine) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  // A job strategy: totals count item weights, load_moved counts jobs moved, one balance rule
+  // (every host within one job of its share), and it stops once balanced.
+  const std::string dasud = "--set topology=ring:4 --set guest.graph=ring:40 --set algorithm=dasud --set output.final_load=true";
+  const auto jobs_des = simulated("--set engine=des " + dasud), jobs_mpi = on_ranks(4, "--set engine=mpi " + dasud);
+  for (const auto* r : {&jobs_des, &jobs_mpi}) {
+    const auto& s = (*r)["summary"];
+    EXPECT_EQ(s["stop_reason"], "balanced") << s;
+    EXPECT_EQ(s["balanced"], true);
+    EXPECT_EQ(s["initial_total"], 40);
+    EXPECT_EQ(s["final_total"], 40);
+    EXPECT_GT(s["load_moved"].get<double>(), 0);
+    EXPECT_EQ((*r)["final_load"], nlohmann::json::array({10, 10, 10, 10}));
+  }
+  EXPECT_EQ(jobs_des["summary"]["load_moved"], jobs_mpi["summary"]["load_moved"]);
+  // A task program: the totals count the tasks' work (what is left at the end: none), each task
+  // moved once from the master, every task executed, "finished".
+  const std::string ms = "--set algorithm=ms --set tasks.cores=4 --set tasks.init=cq:40";
+  const auto ms_des = simulated("--set engine=des " + ms), ms_mpi = on_ranks(4, "--set engine=mpi --set mpi.work_scale=0.0005 " + ms);
+  for (const char* key : {"initial_total", "work", "tasks", "tasks_executed", "final_total", "stop_reason"})
+    EXPECT_EQ(ms_des["summary"][key], ms_mpi["summary"][key]) << key;
+  EXPECT_GT(ms_des["summary"]["initial_total"].get<double>(), 0);
+  EXPECT_EQ(ms_des["summary"]["stop_reason"], "finished");
+  EXPECT_NEAR(ms_des["summary"]["load_moved"].get<double>(), ms_mpi["summary"]["load_moved"].get<double>(),
+              1e-12 * ms_des["summary"]["initial_total"].get<double>());
+  // Jeannot & Vernier's application (a synchronous program): the same loads after every
+  // iteration whatever the timing, so the same final loads on the rounds engine (engine = sync),
+  // des and real ranks, and the same message counts for its fixed number of steps.
+  const std::string app = "--set topology=line:4 --set agent=iterative --set algorithm=mr --set mr.self=true --set load.mode=real "
+                          "--set load.init=single:0,400 --set app.iterations=20 --set app.work_per_unit=1e4 --set output.final_load=true";
+  const auto rounds = simulated("--set engine=sync " + app), des = simulated("--set engine=des " + app),
+             mpi = on_ranks(4, "--set engine=mpi " + app);
+  EXPECT_EQ(rounds["final_load"], des["final_load"]);  // bit for bit
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_NEAR(mpi["final_load"][i].get<double>(), des["final_load"][i].get<double>(), 1e-12 * 400) << i;
+  for (const auto* r : {&rounds, &mpi}) {
+    EXPECT_EQ((*r)["summary"]["stop_reason"], "finished");
+    EXPECT_EQ((*r)["summary"]["initial_total"], des["summary"]["initial_total"]);
+    EXPECT_NEAR((*r)["summary"]["final_total"].get<double>(), 400, 1e-9 * 400);
+    EXPECT_NEAR((*r)["summary"]["load_moved"].get<double>(), des["summary"]["load_moved"].get<double>(), 1e-12 * 400);
+  }
+  for (const char* key : {"control_messages", "data_messages"})
+    EXPECT_EQ(mpi["summary"][key], des["summary"][key]) << key;
+  // A balancer out of the band where whole units cannot move (integer FOS, 10 units on 4 ranks
+  // from one node): it ends "stalled" by itself, 10 s after its last movement by default.
+  const auto stuck = on_ranks(4, "--set engine=mpi --set topology=ring:4 --set algorithm=fos --set load.mode=integer --set load.init=single:0,10");
+  EXPECT_EQ(stuck["summary"]["stop_reason"], "stalled");
+  EXPECT_EQ(stuck["summary"]["final_total"], 10);
+  EXPECT_LT(stuck["summary"]["time"].get<double>(), 60);
+  // Keys the MPI engine does not honour are refused by name.
+  const Launch refused = mpirun(4, "--set topology=ring:4 --set des.separate_control=true");
+  EXPECT_EQ(refused.status, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("'des.separate_control': is not honoured by engine = \"mpi\""), std::string::npos) << refused.err;
 #endif
 }
 

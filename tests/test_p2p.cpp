@@ -240,7 +240,7 @@ TEST(P2PEngine, TheApplicationEndsWhenEveryJobHasDoneItsIterations) {
   o.iterations = 5;
   const auto pm = make_probabilistic_migration(0.35);
   const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *pm, o);
-  EXPECT_EQ(res.summary.stop_reason, "finished");
+  EXPECT_EQ(res.summary.stop_reason, StopReason::finished);
   ASSERT_TRUE(res.summary.finished_at);
   EXPECT_EQ(*res.summary.finished_at, 100);
   EXPECT_EQ(res.summary.notes.at("progress"), 5);

@@ -88,7 +88,7 @@ TEST(SyncEngine, IntegerStepsOnALineStayStuck) {
   o.stop.quiescent = true;
   const auto r = run(c, LoadMode::integer, {3, 2, 1, 0}, o);
   EXPECT_EQ(r.final_load, (std::vector<double>{3, 2, 1, 0}));
-  EXPECT_EQ(r.summary.stop_reason, "quiescent");
+  EXPECT_EQ(r.summary.stop_reason, StopReason::quiet);
   EXPECT_EQ(r.summary.steps, 1u);
   // Real loads do converge from the same start.
   SyncOptions real = steps(10000);
@@ -307,17 +307,17 @@ TEST(SyncEngine, StopRules) {
   SyncOptions o = steps(100000);
   o.stop.imbalance = 10.0;
   auto r = run(c, LoadMode::real, w0, o);
-  EXPECT_EQ(r.summary.stop_reason, "imbalance");
+  EXPECT_EQ(r.summary.stop_reason, StopReason::imbalance);
   EXPECT_LE(r.summary.final_imbalance, 10.0);
   EXPECT_GT(r.series[r.series.size() - 2].imbalance, 10.0);
   o.stop.imbalance.reset();
   o.stop.spread = 1.0;
   r = run(c, LoadMode::real, w0, o);
-  EXPECT_EQ(r.summary.stop_reason, "spread");
+  EXPECT_EQ(r.summary.stop_reason, StopReason::spread);
   EXPECT_LE(r.summary.final_spread, 1.0);
   EXPECT_EQ(r.summary.steps_to_balance, r.summary.steps);
   r = run(c, LoadMode::real, w0, steps(7));
-  EXPECT_EQ(r.summary.stop_reason, "steps");
+  EXPECT_EQ(r.summary.stop_reason, StopReason::steps);
   EXPECT_FALSE(r.summary.steps_to_balance.has_value());
   EXPECT_EQ(r.series.size(), 8u);
 }

@@ -5,7 +5,7 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "mpi_world.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/result.hpp"
 #ifdef NNLB_HAVE_MPI
 #include "nnlb/runtime/mpi_engine.hpp"
 #endif

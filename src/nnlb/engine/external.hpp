@@ -8,8 +8,8 @@
 #include <string>
 
 #include "nnlb/agent/agent.hpp"
-#include "nnlb/engine/initial_state.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/initial_state.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
@@ -30,6 +30,7 @@ struct EngineRun {
   std::uint64_t drop_every = 0;  // fault injection: lose every k-th message carrying load or items
   double band = 0.01;            // balanced: every node within band x its share of the total
   bool stop_when_balanced = false;  // stop once every node is in the band (static load only)
+  double stall = 0;              // with stop_when_balanced: "stalled" after this many seconds without movement; 0: never
   double sample_period = 0;      // the series every this many seconds; 0: first and last state only
   const EdgeColoring* coloring = nullptr;  // dimension exchange pairs by it (NeighborInfo::color)
 };

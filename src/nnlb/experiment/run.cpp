@@ -140,6 +140,7 @@ DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t en
   o.sample_period = sample_period > 0 ? sample_period : 10 * b.lb_period;
   o.band = s.number("stop.band");
   o.time_limit = s.number("stop.time");
+  o.stall = stall_limit(s);
   for (const char* key : {"des.bytes_per_unit", "des.flops_per_unit", "des.lb_period", "des.comp_min_period", "stop.time"})
     require(s.number(key) > 0, s, key, "must be > 0");
   require(b.control_bytes >= 0, s, "des.control_bytes", "must be >= 0");
@@ -319,10 +320,31 @@ EdgeColoring coloring_for(const BuiltPolicy& built, const Topology& topo) {
   return built.policy->pairing() == Pairing::matching ? edge_coloring_for(topo) : EdgeColoring{};
 }
 
+// Keys the MPI engine does not honour are refused, not ignored.
+void check_mpi_keys(const Scenario& s) {
+  if (s.text("engine") != "mpi") return;
+  for (const char* key : {"des.separate_control", "output.load_history", "stop.spread"})
+    require(s.is_default(key), s, key, "is not honoured by engine = \"mpi\"");
+}
+
 }  // namespace
+
+double time_limit(const Scenario& s) {
+  if (s.text("engine") == "mpi" && s.is_default("stop.time")) return 600;  // wall-clock seconds
+  return s.number("stop.time");
+}
+
+double stall_limit(const Scenario& s) {
+  const auto stall = s.optional_number("stop.stall");
+  require(!stall || *stall > 0, s, "stop.stall", "must be > 0");
+  if (stall) return *stall;
+  return s.text("engine") == "mpi" ? 10.0 : 0.0;
+}
 
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& use) {
   check_engine_keys(s);
+  check_mpi_keys(s);
+  stall_limit(s);
   check_dependent_keys(s);
   if (s.text("engine") != "sync") check_des_periods(s);
   require(s.is_default("mpi.work_scale") || s.text("engine") == "mpi", s, "mpi.work_scale", "applies only with engine = \"mpi\"");
@@ -419,10 +441,11 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
       program = located(s, "algorithm", [&] { return std::make_unique<AsyncBalancer>(*built.policy, setup.balancer); });
     }
     EngineRun r{topo, *program, prepared.mode, initial, prepared.platform};
-    r.time_limit = s.number("stop.time");
+    r.time_limit = time_limit(s);
     r.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
     r.band = setup.engine.band;
     r.stop_when_balanced = s.text("agent") != "iterative";  // as on des: a balancer stops once balanced
+    r.stall = stall_limit(s);
     r.sample_period = setup.engine.sample_period;
     r.coloring = &coloring;
     r.seed = seeds.engine;
@@ -485,7 +508,7 @@ RunResult run_registered(const Scenario& s, const EngineRun& run) {
 }
 
 json summary_json(const RunSummary& m) {
-  json j = {{"stop_reason", m.stop_reason},
+  json j = {{"stop_reason", std::string(name(m.stop_reason))},
             {"balanced", m.balanced},
             {"steps_to_balance", m.steps_to_balance ? json(*m.steps_to_balance) : json(nullptr)},
             {"rounds", m.rounds},

@@ -7,7 +7,7 @@
 
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/external.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
@@ -43,6 +43,11 @@ struct MemoryUse {
 // the scenario's source and key. Before building anything, the memory the run needs is estimated
 // from the keys and refused, with the estimate, when over the limit (util/memory.hpp).
 PreparedRun prepare_run(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {});
+
+// stop.time as the engine reads it: simulated seconds, or wall-clock seconds on mpi (600 by default).
+double time_limit(const Scenario& scenario);
+// stop.stall in seconds for a balancing run (0: off): off by default in simulation, 10 s on mpi.
+double stall_limit(const Scenario& scenario);
 
 struct RunRecord {
   nlohmann::json scenario;    // every key as run

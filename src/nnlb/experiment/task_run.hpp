@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 

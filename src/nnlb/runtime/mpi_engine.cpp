@@ -15,10 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "nnlb/engine/execution.hpp"
-#include "nnlb/engine/holdings.hpp"
-#include "nnlb/engine/ledger.hpp"
-#include "nnlb/engine/node_context.hpp"
+#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/execution.hpp"
+#include "nnlb/engine/core/holdings.hpp"
+#include "nnlb/engine/core/ledger.hpp"
+#include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/recorder.hpp"
+#include "nnlb/engine/core/summary.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -29,9 +32,22 @@ namespace {
 constexpr int message_tag = 7;
 
 // The counters a wave sums over the ranks: messages sent (less those lost) and received, ranks
-// with a timer pending or an item in hand, ranks past the time limit, ranks out of the band, and
-// rank 0's sample tick (elapsed time / sample period).
-enum WaveCounter { sent, received, active, past_limit, out_of_band, tick, wave_counters };
+// with a timer pending or an item in hand, ranks past the time limit, ranks out of the band,
+// ranks that moved load or items within the last stop.stall seconds, ranks whose program
+// finished, and rank 0's sample tick (elapsed time / sample period).
+enum WaveCounter { sent, received, active, past_limit, out_of_band, moving, done_ranks, tick, wave_counters };
+
+// What each rank reports at the end, gathered on rank 0.
+struct NodeReport {
+  double held = 0;         // divisible load and item weight, what reached it after the stop included
+  double divisible = 0;    // divisible load held or waiting in its mailboxes
+  double item_weight = 0;  // items held, waiting or in hand (not completed)
+  double added = 0;        // Context::add_load
+  double moved = 0;        // load and item weight sent
+  double busy = 0, last_completion = 0;
+  double finished_at = -1, detected_at = -1;  // -1: never
+  std::uint64_t completed = 0, control_messages = 0, data_messages = 0;
+};
 
 // A message on the wire: this header, then item_count items.
 struct Header {
@@ -74,7 +90,8 @@ void pause_briefly() {
 class MpiRun {
  public:
   MpiRun(const EngineRun& r, MPI_Comm comm)
-      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(comm), ctx_(*this) {
+      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(comm),
+        rule_{r.band, load_grain(integer_, r.initial)}, recorder_(speed_shares(r.platform, g_.num_nodes())), ctx_(*this) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     if (static_cast<std::uint64_t>(size_) != g_.num_nodes())
@@ -97,15 +114,15 @@ class MpiRun {
     double rate = rank_ == 0 ? calibrate() : 0.0;
     MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, comm_);
     steps_per_second_ = rate;
-    // This node's share of the initial total: the band a balanced run ends in.
-    shares_ = speed_shares(r.platform, g_.num_nodes());
+    // This node's share of the initial total: the band a balanced run ends in (static load).
     double total = 0;
     for (NodeId i = 0; i < g_.num_nodes(); ++i) {
       total += r.initial.load[i];
       if (!r.initial.items.empty())
         for (const Item& it : r.initial.items[i]) total += it.weight;
     }
-    target_ = total * (shares_.empty() ? 1.0 / g_.num_nodes() : shares_[self_]);
+    const auto shares = recorder_.shares();
+    target_ = total * (shares.empty() ? 1.0 / g_.num_nodes() : shares[self_]);
   }
 
   RunResult run() {
@@ -114,7 +131,7 @@ class MpiRun {
     t0_ = MPI_Wtime();
     ctx_.bind(self_);
     agent_->start(ctx_);
-    std::string reason = "quiet";
+    StopReason reason = StopReason::quiet;
     std::uint64_t previous[2] = {~0ull, ~0ull};
     bool wave = false;
     std::uint64_t mine[wave_counters] = {}, all[wave_counters] = {};
@@ -130,7 +147,9 @@ class MpiRun {
         // Passive: no timer and nothing in hand.
         mine[sent] = sent_ - lost_, mine[received] = received_, mine[active] = timers_.empty() && !executing_ ? 0 : 1;
         mine[past_limit] = now() > r_.time_limit ? 1 : 0;
-        mine[out_of_band] = std::abs(holdings_.held() - target_) <= r_.band * target_ ? 0 : 1;
+        mine[out_of_band] = rule_.within(holdings_.held(), target_) ? 0 : 1;
+        mine[moving] = now() - last_move_ < r_.stall ? 1 : 0;
+        mine[done_ranks] = finished_at_ >= 0 ? 1 : 0;
         mine[tick] = rank_ == 0 && r_.sample_period > 0 ? static_cast<std::uint64_t>(now() / r_.sample_period) : 0;
         MPI_Iallreduce(mine, all, wave_counters, MPI_UINT64_T, MPI_SUM, comm_, &wave_request);
         wave = true;
@@ -140,7 +159,16 @@ class MpiRun {
       if (done) {
         wave = false;
         if (all[past_limit] > 0) {
-          reason = "time";
+          reason = StopReason::time;
+          break;
+        }
+        if (all[done_ranks] == static_cast<std::uint64_t>(size_)) {
+          reason = StopReason::finished;
+          break;
+        }
+        // "stalled": a balancer out of the band with nothing moving anywhere for stop.stall.
+        if (r_.stop_when_balanced && r_.stall > 0 && all[out_of_band] > 0 && all[moving] == 0) {
+          reason = StopReason::stalled;
           break;
         }
         // Two waves in a row with every node in the band suggest a balanced state; a wave is no
@@ -149,7 +177,7 @@ class MpiRun {
         if (r_.stop_when_balanced && balanced_waves_ == 2) {
           drain();
           if (balanced_when_frozen()) {
-            reason = "balanced";
+            reason = StopReason::balanced;
             break;
           }
           balanced_waves_ = 0;
@@ -194,6 +222,8 @@ class MpiRun {
     if (!cargo.items.empty()) items = holdings_.extract(cargo.items);
     holdings_.load -= cargo.load;
     moved_ += cargo.load;
+    for (const Item& it : items) moved_ += it.weight;
+    if (cargo.load > 0 || !items.empty()) last_move_ = now();
     ++sent_;
     ++messages_[static_cast<std::size_t>(channel)];
     const bool carries = cargo.load > 0 || !items.empty();
@@ -217,6 +247,7 @@ class MpiRun {
     taken_.clear();
     taken_items_.clear();
     for (Arrived& a : box) {
+      if (a.msg.load > 0 || !a.items.empty()) last_move_ = now();
       holdings_.load += a.msg.load;
       for (const Item& it : a.items) holdings_.add(it), taken_items_.push_back(it);
       taken_.push_back(a.msg);
@@ -286,9 +317,7 @@ class MpiRun {
         std::vector<double> w(static_cast<std::size_t>(size_));
         double moved = 0;
         for (std::size_t q = 0; q < w.size(); ++q) w[q] = x.all[2 * q], moved += x.all[2 * q + 1];
-        const LoadStats st = load_stats<double>(w, shares_);
-        rows_.push_back({rows_.size() + 1, 0, x.time, st.imbalance, st.stddev, st.min, st.max, st.mean, moved - moved_at_row_});
-        moved_at_row_ = moved;
+        recorder_.sample(series_, {series_.series.size() + 1, 0, x.time}, w, moved, true);
       }
       samples_.pop_front();
     }
@@ -384,33 +413,31 @@ class MpiRun {
         at_node += a.msg.load;
         for (const Item& it : a.items) at_node += it.weight;
       }
-    const int out = std::abs(at_node - target_) <= r_.band * target_ ? 0 : 1;
+    const int out = rule_.within(at_node, target_) ? 0 : 1;
     int outside = 0;
     MPI_Allreduce(&out, &outside, 1, MPI_INT, MPI_SUM, comm_);
     return outside == 0;
   }
 
   // Gathers every rank's figures on rank 0 and builds the result there.
-  RunResult result(const std::string& reason) {
+  RunResult result(StopReason reason) {
     // What arrived after the stop is at this node: it counts in its final load.
-    double held = holdings_.load, untaken = 0, untaken_weight = 0;
-    std::vector<std::uint64_t> ids;
-    for (const Item& it : holdings_.items) ids.push_back(it.id);
+    NodeReport mine;
+    Ledger::Count own;
+    own.node(holdings_, execution_);
+    own.completed(completions_);
     for (const auto& box : mailbox_)
-      for (const Arrived& a : box) {
-        untaken += a.msg.load;
-        for (const Item& it : a.items) ids.push_back(it.id), untaken_weight += it.weight;
-      }
-    if (execution_.item) ids.push_back(execution_.item->id);
-    ids.insert(ids.end(), completions_.ids.begin(), completions_.ids.end());
-    // Doubles per rank: final load, divisible load held and untaken, added, moved, busy, last completion, finished at, detected
-    // at, items completed, control messages, data messages.
-    const double mine[11] = {holdings_.held() + untaken + untaken_weight, held + untaken, added_, moved_, execution_.busy, completions_.last, finished_at_,
-                             detected_at_, static_cast<double>(completions_.ids.size()),
-                             static_cast<double>(messages_[0]), static_cast<double>(messages_[1])};
-    std::vector<double> all(rank_ == 0 ? 11 * static_cast<std::size_t>(size_) : 0);
-    MPI_Gather(mine, 11, MPI_DOUBLE, all.data(), 11, MPI_DOUBLE, 0, comm_);
-    const std::vector<std::uint64_t> every_id = gather_ids(ids);
+      for (const Arrived& a : box) own.in_flight(a.msg.load, a.items);
+    mine.held = own.total();
+    mine.divisible = own.load;
+    mine.item_weight = own.item_weight;
+    mine.added = added_, mine.moved = moved_, mine.busy = execution_.busy, mine.last_completion = completions_.last;
+    mine.finished_at = finished_at_, mine.detected_at = detected_at_;
+    mine.completed = completions_.ids.size();
+    mine.control_messages = messages_[0], mine.data_messages = messages_[1];
+    std::vector<NodeReport> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
+    MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, comm_);
+    const std::vector<std::uint64_t> every_id = gather_ids(own.items);
     const std::string every_note = gather_notes();
     if (rank_ != 0) {
       RunResult elsewhere;
@@ -420,59 +447,51 @@ class MpiRun {
 
     RunResult out;
     RunSummary& sum = out.summary;
-    const auto at = [&](int rank, int k) { return all[static_cast<std::size_t>(rank) * 11 + static_cast<std::size_t>(k)]; };
     Ledger ledger;
     std::vector<Holdings> initial(g_.num_nodes());
     for (NodeId i = 0; i < g_.num_nodes(); ++i) ledger.open(initial[i], r_.initial, i);
     Ledger::Count count;
     std::vector<double> final_load(g_.num_nodes());
     WorkMetrics work;
-    double finished_last = 0;
+    double finished_last = 0, moved = 0;
     bool all_finished = true;
     TimeMetrics tm;
-    for (int q = 0; q < size_; ++q) {
-      count.load += at(q, 1);
-      ledger.add(at(q, 2));
-      sum.load_moved += at(q, 3);
-      work.busy.push_back(at(q, 4));
-      work.last_completion = std::max(work.last_completion, at(q, 5));
-      work.completed += static_cast<std::uint64_t>(at(q, 8));
-      all_finished = all_finished && at(q, 6) >= 0;
-      finished_last = std::max(finished_last, at(q, 6));
-      if (at(q, 7) >= 0 && (!sum.detected_at || at(q, 7) < *sum.detected_at)) sum.detected_at = at(q, 7);
-      tm.control_messages += static_cast<std::uint64_t>(at(q, 9));
-      tm.data_messages += static_cast<std::uint64_t>(at(q, 10));
-      final_load[static_cast<std::size_t>(q)] = at(q, 0);
-      sum.nodes_with_load += at(q, 0) > 0;
+    for (std::size_t q = 0; q < all.size(); ++q) {
+      const NodeReport& n = all[q];
+      count.load += n.divisible;
+      count.item_weight += n.item_weight;
+      ledger.add(n.added);
+      moved += n.moved;
+      work.busy.push_back(n.busy);
+      work.last_completion = std::max(work.last_completion, n.last_completion);
+      work.completed += n.completed;
+      all_finished = all_finished && n.finished_at >= 0;
+      finished_last = std::max(finished_last, n.finished_at);
+      if (n.detected_at >= 0 && (!sum.detected_at || n.detected_at < *sum.detected_at)) sum.detected_at = n.detected_at;
+      tm.control_messages += n.control_messages;
+      tm.data_messages += n.data_messages;
+      final_load[q] = n.held;
     }
     count.items = every_id;
-    sum.final_total = count.load;
+    sum.final_total = count.total();
     sum.max_conservation_error = ledger.check(std::move(count), integer_, "the end of the MPI run");
     std::vector<double> first(r_.initial.load);
     if (!r_.initial.items.empty())
       for (NodeId i = 0; i < g_.num_nodes(); ++i)
         for (const Item& it : r_.initial.items[i]) first[i] += it.weight;
-    const LoadStats st0 = load_stats<double>(first, shares_), st1 = load_stats<double>(final_load, shares_);
+    // The series: the first state, the samples gathered while running, the final state.
+    const LoadStats st0 = load_stats<double>(first, recorder_.shares());
+    const LoadStats st1 = recorder_.sample(series_, {series_.series.size() + 1, 0, end_time_}, final_load, moved, true);
     out.series.push_back({0, 0, 0.0, st0.imbalance, st0.stddev, st0.min, st0.max, st0.mean, 0.0});
-    out.series.insert(out.series.end(), rows_.begin(), rows_.end());
-    out.series.push_back({rows_.size() + 1, 0, end_time_, st1.imbalance, st1.stddev, st1.min, st1.max, st1.mean, sum.load_moved - moved_at_row_});
-    sum.balanced = true;
+    out.series.insert(out.series.end(), series_.series.begin(), series_.series.end());
     const double held_total = std::accumulate(final_load.begin(), final_load.end(), 0.0);
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
-      const double t = held_total * (shares_.empty() ? 1.0 / g_.num_nodes() : shares_[i]);
-      sum.balanced = sum.balanced && std::abs(final_load[i] - t) <= r_.band * t;
-    }
-    sum.stop_reason = reason;
-    sum.initial_total = st0.total;
-    sum.initial_imbalance = st0.imbalance;
-    sum.final_imbalance = st1.imbalance;
-    sum.final_stddev = st1.stddev;
-    sum.final_spread = st1.max - st1.min;
+    open_summary(sum, st0, st0.total);
+    close_summary(sum, reason, rule_.all_within(final_load, held_total, recorder_.shares()), st1, final_load, moved);
     if (all_finished) sum.finished_at = finished_last;
     if (work.completed > 0) sum.work = std::move(work);
     tm.time = end_time_;
     tm.events = tm.control_messages + tm.data_messages;
-    tm.data_transferred = st0.total != 0 ? sum.load_moved / st0.total : 0.0;
+    tm.data_transferred = st0.total != 0 ? moved / st0.total : 0.0;
     sum.timing = tm;
     std::istringstream notes(every_note);
     for (std::string key; std::getline(notes, key, '\t');) {
@@ -534,12 +553,13 @@ class MpiRun {
   std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0, messages_[channel_count] = {};
   double t0_ = 0, end_time_ = 0, moved_ = 0, added_ = 0, finished_at_ = -1, detected_at_ = -1, steps_per_second_ = 1e8;
   std::map<std::string, double> notes_;
-  std::vector<double> shares_;  // speed_shares(): empty when the speeds are equal
+  const BalanceRule rule_;
+  Recorder recorder_;           // rank 0: the series of the samples gathered (shares: speed_shares())
+  RunResult series_;            // rank 0: those rows
   double target_ = 0;           // this node's share of the initial total
+  double last_move_ = 0;        // when load or items last left or reached this node
   std::deque<std::unique_ptr<Sample>> samples_;
   std::uint64_t ticks_ = 0, balanced_waves_ = 0;
-  std::vector<StepRecord> rows_;  // rank 0: the samples gathered
-  double moved_at_row_ = 0;
 };
 
 }  // namespace

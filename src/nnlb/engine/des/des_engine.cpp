@@ -8,10 +8,13 @@
 
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
-#include "nnlb/engine/execution.hpp"
-#include "nnlb/engine/holdings.hpp"
-#include "nnlb/engine/ledger.hpp"
-#include "nnlb/engine/node_context.hpp"
+#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/execution.hpp"
+#include "nnlb/engine/core/holdings.hpp"
+#include "nnlb/engine/core/ledger.hpp"
+#include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/recorder.hpp"
+#include "nnlb/engine/core/summary.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
@@ -91,8 +94,8 @@ class DesRun {
          const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
       : program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
         overdraft_(program.needs().overdraft), dynamic_(!changes.empty()),
-        faulty_(opt.faults.any()), changes_(changes),
-        ctx_(*this) {
+        faulty_(opt.faults.any()), changes_(changes), rule_{opt.band, load_grain(mode == LoadMode::integer, initial)},
+        recorder_({}), ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     nodes_.resize(g.num_nodes());
@@ -128,23 +131,13 @@ class DesRun {
       nodes_[i].agent = program_.make_agent(i);
       call(i, [&](Agent& a) { a.start(ctx_); });
     }
-    const LoadStats first = sample(r, true);
-    r.summary.initial_total = ledger_.total();
-    r.summary.initial_imbalance = first.imbalance;
+    open_summary(r.summary, sample(r, true), current_total());
     queue_.push(opt_.sample_period, sample_event, 0);
     if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
-    std::string reason = "time";
-    while (!queue_.empty()) {
-      if (opt_.stop_when_balanced && in_band_ == alive_) {
-        reason = "balanced";
-        break;
-      }
-      if (opt_.stop_on_detection && detected_) {
-        reason = "detected";
-        break;
-      }
-      if (queue_.size() == 1 && next_change_ == changes_.size()) {  // only the sampling is left
-        reason = "quiet";
+    StopReason reason = StopReason::time;
+    while (true) {
+      if (const auto stop = stop_now()) {
+        reason = *stop;
         break;
       }
       if (queue_.next_time() > opt_.time_limit) break;
@@ -160,7 +153,11 @@ class DesRun {
       } else if (e.kind == sample_event) {
         const LoadStats st = sample(r, opt_.record_series);
         if (opt_.spread && st.max - st.min <= *opt_.spread) {
-          reason = "spread";
+          reason = StopReason::spread;
+          break;
+        }
+        if (opt_.stop_when_balanced && opt_.stall > 0 && in_band_ != alive_ && now_ - last_move_ >= opt_.stall) {
+          reason = StopReason::stalled;
           break;
         }
         queue_.push(now_ + opt_.sample_period, sample_event, 0);
@@ -170,10 +167,19 @@ class DesRun {
         if (next_change_ < changes_.size()) queue_.push(changes_[next_change_].time, change_event, next_change_);
       }
     }
-    if (reason == "time") now_ = std::min(now_, opt_.time_limit);
+    if (reason == StopReason::time) now_ = std::min(now_, opt_.time_limit);
     const LoadStats last = sample(r, true);
     finish(r, reason, last);
     return r;
+  }
+
+  // The stop rules checked before each event (the spread and the stall at each sample).
+  std::optional<StopReason> stop_now() const {
+    if (opt_.stop_when_balanced && in_band_ == alive_) return StopReason::balanced;
+    if (opt_.stop_on_detection && detected_) return StopReason::detected;
+    if (finished_ >= alive_) return StopReason::finished;
+    if (queue_.size() == 1 && next_change_ == changes_.size()) return StopReason::quiet;  // only the sampling is left
+    return std::nullopt;
   }
 
   // --- the Context of the bound node ---------------------------------------------------------
@@ -309,6 +315,7 @@ class DesRun {
   [[gnu::always_inline]] void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
                                    double bytes, double load, std::span<const Item> items) {
     moved_ += load;
+    if (load > 0 || !items.empty()) last_move_ = now_;
     ++messages_[static_cast<std::size_t>(channel)];
     if (faulty_ && (load > 0 || !items.empty())) [[unlikely]] {
       ship_faulty(i, p, channel, tag, value, bytes, load, items);
@@ -542,10 +549,12 @@ class DesRun {
 
   // --- metrics ---------------------------------------------------------------------------------
 
-  double mean() const { return alive_ ? ledger_.total() / alive_ : 0.0; }
+  // The run's load now (divisible load and items not yet completed, held or in flight).
+  double current_total() const { return ledger_.current_total(completions_.weight); }
+  double mean() const { return alive_ ? current_total() / alive_ : 0.0; }
   // What node i holds when balanced: the mean, or on nodes of different speeds its share of the
   // total relative to speed (Jeannot & Vernier 2006, Theorem 1), over the live nodes.
-  double target(NodeId i, double mean) const { return relative_ ? ledger_.total() * speed(i) / live_speed_ : mean; }
+  double target(NodeId i, double mean) const { return relative_ ? current_total() * speed(i) / live_speed_ : mean; }
 
   // Idle and band bookkeeping of node i after one of its handlers ran.
   void settle(NodeId i) {
@@ -558,8 +567,7 @@ class DesRun {
       else n.idle_time += now_ - n.idle_since;
       n.idle = idle;
     }
-    const double m = target(i, mean());
-    const bool band = std::abs(held - m) <= opt_.band * m;
+    const bool band = rule_.within(held, target(i, mean()));
     if (band && !n.in_band) {
       n.band_entry = now_;
       ++in_band_;
@@ -580,8 +588,7 @@ class DesRun {
         n.idle = n.held() <= 0;
         if (n.idle) n.idle_since = t;
       }
-      const double t_i = target(i, m);
-      const bool band = std::abs(n.held() - t_i) <= opt_.band * t_i;
+      const bool band = rule_.within(n.held(), target(i, m));
       if (band && (initial || !n.in_band)) n.band_entry = t;
       n.in_band = band;
       in_band_ += band;
@@ -599,49 +606,38 @@ class DesRun {
         if (relative_) shares.push_back(speed(i) / live_speed_);
       }
     check(r.summary);
-    const LoadStats st = load_stats<double>(w, shares);
-    if (keep) {
-      r.series.push_back({samples_, 0, now_, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
-      moved_at_sample_ = moved_;
-    }
-    if (opt_.record_load_history) {
-      r.load_history.steps.push_back(now_);
-      r.load_history.loads.push_back(std::move(w));
-    }
+    const LoadStats st = recorder_.sample(r, {samples_, 0, now_}, w, moved_, keep, shares);
+    if (opt_.record_load_history) Recorder::history(r, now_, std::move(w));
     return st;
   }
 
   // Recount: load and items held by the nodes plus those on live wires (delivered or not).
   void check(RunSummary& sum) {
     Ledger::Count c;
-    for (const NodeState& n : nodes_) {
-      c.load += n.load;
-      for (const Item& it : n.items) c.items.push_back(it.id);
-      if (n.execution.item) c.items.push_back(n.execution.item->id);
-    }
-    c.items.insert(c.items.end(), completions_.ids.begin(), completions_.ids.end());
+    for (const NodeState& n : nodes_) c.node(n, n.execution);
+    c.completed(completions_);
     auto on_wire = [&](const Wire& w) {
-      c.load += w.msg.load;
-      if (w.items != no_items)
-        for (const Item& it : item_store_[w.items]) c.items.push_back(it.id);
+      c.in_flight(w.msg.load, w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{});
     };
     for (std::size_t m = 0; m < wires_.size(); ++m)
       if (live_[m]) on_wire(wires_[m]);
     for (const Mailboxes& m : mailboxes_)
       for (const auto& box : m.box)
         for (const Wire& w : box) on_wire(w);
-    sum.final_total = c.load;
+    sum.final_total = c.total();
     sum.max_conservation_error = std::max(sum.max_conservation_error, ledger_.check(std::move(c), integer_, "t = " + std::to_string(now_)));
   }
 
-  void finish(RunResult& r, const std::string& reason, const LoadStats& st) {
+  void finish(RunResult& r, StopReason reason, const LoadStats& st) {
     RunSummary& sum = r.summary;
-    sum.stop_reason = reason;
-    sum.balanced = in_band_ == alive_ || reason == "spread";
-    sum.final_imbalance = st.imbalance;
-    sum.final_stddev = st.stddev;
-    sum.final_spread = st.max - st.min;
-    sum.load_moved = moved_;
+    std::vector<double> held;
+    for (const NodeState& n : nodes_)
+      if (n.alive) held.push_back(n.held());
+    std::vector<double> shares;
+    if (relative_)
+      for (NodeId i = 0; i < nodes_.size(); ++i)
+        if (nodes_[i].alive) shares.push_back(speed(i) / live_speed_);
+    close_summary(sum, reason, rule_.all_within(held, current_total(), shares), st, held, moved_);
     if (detected_) sum.detected_at = detected_at_;
     if (finished_ >= alive_) sum.finished_at = finished_at_;
     if (executing_) {
@@ -652,7 +648,6 @@ class DesRun {
       sum.work = std::move(w);
     }
     sum.notes = notes_;
-    for (const NodeState& n : nodes_) sum.nodes_with_load += n.alive && n.held() > 0;
     TimeMetrics tm;
     tm.time = now_;
     for (NodeId i = 0; i < nodes_.size(); ++i) {
@@ -664,14 +659,12 @@ class DesRun {
     }
     tm.avg_idle_time /= alive_;
     tm.avg_convergence_time /= alive_;
-    tm.data_transferred = ledger_.total() != 0 ? moved_ / ledger_.total() : 0.0;
+    tm.data_transferred = sum.initial_total != 0 ? moved_ / sum.initial_total : 0.0;
     tm.control_messages = messages_[static_cast<std::size_t>(Channel::control)];
     tm.data_messages = messages_[static_cast<std::size_t>(Channel::data)];
     tm.events = events_;
     sum.timing = tm;
-    if (opt_.record_final_load)
-      for (const NodeState& n : nodes_)
-        if (n.alive) r.final_load.push_back(n.held());
+    if (opt_.record_final_load) r.final_load = std::move(held);
   }
 
   static constexpr std::uint32_t handover_tag = 0xffffffffu;
@@ -684,6 +677,8 @@ class DesRun {
   const bool dynamic_;  // nodes leave or join: ports of messages are checked on delivery
   const bool faulty_;   // fault injection is on
   const std::vector<GraphChange>& changes_;
+  const BalanceRule rule_;
+  Recorder recorder_;
   bool notify_[channel_count] = {};
   std::vector<NodeState> nodes_;
   std::vector<Mailboxes> mailboxes_;
@@ -699,7 +694,7 @@ class DesRun {
   EventQueue queue_;
   Ledger ledger_;
   NodeContext<DesRun> ctx_;
-  double now_ = 0, moved_ = 0, moved_at_sample_ = 0, detected_at_ = 0, finished_at_ = 0;
+  double now_ = 0, moved_ = 0, last_move_ = 0, detected_at_ = 0, finished_at_ = 0;
   NodeId finished_ = 0;
   NodeId in_band_ = 0, alive_ = 0;
   bool relative_ = false;   // speeds differ: targets relative to speed

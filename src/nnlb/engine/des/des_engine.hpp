@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "nnlb/agent/agent.hpp"
-#include "nnlb/engine/faults.hpp"
-#include "nnlb/engine/initial_state.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/initial_state.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
@@ -39,7 +39,7 @@ struct GraphChange {
 };
 
 struct DesOptions {
-  double band = 0.01;              // balanced when every node is within band * mean of the mean
+  double band = 0.01;              // balanced: every node within band x its share (core/balance.hpp)
   double time_limit = 1e4;         // simulated seconds
   double sample_period = 1e-2;     // series and load-history sampling (s), > 0
   bool stop_when_balanced = true;  // the simulator's oracle: stop when every node is in the band
@@ -48,6 +48,9 @@ struct DesOptions {
   // couturier.md, "Integer load").
   std::optional<double> spread;
   bool stop_on_detection = false;  // stop when a node reports detected termination
+  // With stop_when_balanced, "stalled": out of the band and no load or item moved for this many
+  // seconds, checked at each sample; 0: never.
+  double stall = 0;
   bool record_series = true;       // every sample in the series (false: the first and last only)
   bool record_load_history = false;
   bool record_final_load = false;
@@ -58,8 +61,9 @@ struct DesOptions {
   FaultInjection faults;
 };
 
-// Runs `program` on every node of `topo` until a stop rule holds, the time limit, or no event
-// but the sampling is left ("quiet"). `coloring` is needed when the program asks for it.
+// Runs `program` on every node of `topo` until a stop rule holds (core/stop_reason.hpp): balanced,
+// spread, stalled, detected, every node finished, no event but the sampling left ("quiet"), or
+// the time limit. `coloring` is needed when the program asks for it.
 RunResult run_des(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial,
                   const Platform& platform, const DesOptions& options, const EdgeColoring* coloring = nullptr,
                   const std::vector<GraphChange>& changes = {});

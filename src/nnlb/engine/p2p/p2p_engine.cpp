@@ -68,7 +68,7 @@ class P2PRun {
     }
     check_identities(static_cast<double>(steps));
     RunSummary& s = r.summary;
-    s.stop_reason = s.finished_at ? "finished" : "time";
+    s.stop_reason = s.finished_at ? StopReason::finished : StopReason::time;
     s.steps = steps;
     s.rounds = steps;
     s.load_moved = static_cast<double>(migrations_);

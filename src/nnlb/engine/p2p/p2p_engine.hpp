@@ -21,7 +21,7 @@
 #include <span>
 #include <vector>
 
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/graph.hpp"
 #include "nnlb/policy/domain_policy.hpp"
 

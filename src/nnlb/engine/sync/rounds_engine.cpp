@@ -7,10 +7,13 @@
 #include <mutex>
 #include <string>
 
-#include "nnlb/engine/execution.hpp"
-#include "nnlb/engine/holdings.hpp"
-#include "nnlb/engine/ledger.hpp"
-#include "nnlb/engine/node_context.hpp"
+#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/execution.hpp"
+#include "nnlb/engine/core/holdings.hpp"
+#include "nnlb/engine/core/ledger.hpp"
+#include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/recorder.hpp"
+#include "nnlb/engine/core/summary.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
@@ -55,8 +58,8 @@ class RoundsRun {
   RoundsRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
             const RoundsOptions& opt, const EdgeColoring* coloring)
       : g_(topo.graph), program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
-        overdraft_(program.needs().overdraft), shares_(speed_shares(platform, g_.num_nodes())), nodes_(g_.num_nodes()),
-        initial_(g_.num_nodes()) {
+        overdraft_(program.needs().overdraft), rule_{opt.band, load_grain(integer_, initial)},
+        recorder_(speed_shares(platform, g_.num_nodes())), nodes_(g_.num_nodes()), initial_(g_.num_nodes()) {
     if (usable_coloring(program, coloring, g_.num_slots())) colors_ = &coloring->slot_color;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     for (NodeId i = 0; i < g_.num_nodes(); ++i) {
@@ -78,27 +81,13 @@ class RoundsRun {
     });
     book_added();
     LoadStats st = sample(r, true);
-    r.summary.initial_total = ledger_.total();
-    r.summary.initial_imbalance = st.imbalance;
-    std::string reason = "steps";
+    open_summary(r.summary, st, current_total());
+    StopReason reason = StopReason::steps;
     while (true) {
-      if (opt_.imbalance && st.imbalance <= *opt_.imbalance) {
-        reason = "imbalance";
+      if (const auto stop = stop_now(st)) {
+        reason = *stop;
         break;
       }
-      if (opt_.stop_when_balanced && in_band(st)) {
-        reason = "balanced";
-        break;
-      }
-      if (opt_.stop_on_detection && detected_at_) {
-        reason = "detected";
-        break;
-      }
-      if (quiet()) {
-        reason = "quiet";
-        break;
-      }
-      if (round_ >= opt_.max_rounds) break;
       ++round_;
       deliver();
       each_node([&](NodeId i, NodeContext<RoundsRun>& ctx) { act(i, ctx); });
@@ -107,14 +96,10 @@ class RoundsRun {
     }
     if (r.series.back().round != round_) sample(r, true);
     RunSummary& sum = r.summary;
-    sum.stop_reason = reason;
-    sum.balanced = reason == "imbalance" || reason == "balanced";
-    if (sum.balanced) sum.steps_to_balance = round_;
+    const std::vector<double> held = held_now();
+    close_summary(sum, reason, rule_.all_within(held, current_total(), recorder_.shares()), st, held, moved());
+    if (reached_balance(reason)) sum.steps_to_balance = round_;
     sum.rounds = sum.steps = round_;
-    sum.final_imbalance = st.imbalance;
-    sum.final_stddev = st.stddev;
-    sum.final_spread = st.max - st.min;
-    sum.load_moved = moved();
     sum.detected_at = detected_at_;
     if (finished_ == nodes_.size()) sum.finished_at = finished_at_;
     const bool executed = std::any_of(nodes_.begin(), nodes_.end(), [](const RoundNode& n) { return n.execution.item || n.execution.busy > 0; }) ||
@@ -126,10 +111,19 @@ class RoundsRun {
       sum.work = std::move(work);
     }
     sum.notes = notes_;
-    for (const RoundNode& n : nodes_) sum.nodes_with_load += n.held() > 0;
-    if (opt_.record_final_load)
-      for (const RoundNode& n : nodes_) r.final_load.push_back(n.held());
+    if (opt_.record_final_load) r.final_load = held;
     return r;
+  }
+
+  // The stop rules, checked between rounds (core/stop_reason.hpp).
+  std::optional<StopReason> stop_now(const LoadStats& st) const {
+    if (opt_.imbalance && st.imbalance <= *opt_.imbalance) return StopReason::imbalance;
+    if (opt_.stop_when_balanced && rule_.all_within(held_now(), current_total(), recorder_.shares())) return StopReason::balanced;
+    if (opt_.stop_on_detection && detected_at_) return StopReason::detected;
+    if (finished_ == nodes_.size()) return StopReason::finished;
+    if (quiet()) return StopReason::quiet;
+    if (round_ >= opt_.max_rounds) return StopReason::steps;
+    return std::nullopt;
   }
 
   // --- the Context of a bound node ---
@@ -285,15 +279,17 @@ class RoundsRun {
 
   static std::size_t lane_of(NodeId i) { return i / reduction_block; }
 
-  // Every node within band * target of its target: the mean, or its share of the total relative to
-  // speed (the discrete-event engine's oracle).
-  bool in_band(const LoadStats& st) const {
-    if (shares_.empty()) return st.max - st.mean <= opt_.band * st.mean && st.mean - st.min <= opt_.band * st.mean;
-    for (NodeId i = 0; i < nodes_.size(); ++i) {
-      const double target = st.total * shares_[i];
-      if (!(std::abs(nodes_[i].held() - target) <= opt_.band * target)) return false;
-    }
-    return true;
+  std::vector<double> held_now() const {
+    std::vector<double> w(nodes_.size());
+    for (NodeId i = 0; i < nodes_.size(); ++i) w[i] = nodes_[i].held();
+    return w;
+  }
+
+  // The run's load now: divisible load and the items not yet completed, held or in flight.
+  double current_total() const {
+    double completed = 0;
+    for (const Lane& lane : lanes_) completed += lane.completed.weight;
+    return ledger_.current_total(completed);
   }
 
   // Books the load the nodes' work added, lane by lane in order (the same sum for any thread count).
@@ -312,32 +308,19 @@ class RoundsRun {
   double moved() const { return moved_; }
 
   LoadStats sample(RunResult& r, bool keep) {
-    std::vector<double> w(nodes_.size());
     Ledger::Count c;
-    for (const Lane& lane : lanes_) c.items.insert(c.items.end(), lane.completed.ids.begin(), lane.completed.ids.end());
-    for (NodeId i = 0; i < nodes_.size(); ++i) {
-      const RoundNode& n = nodes_[i];
-      w[i] = n.held();
-      c.load += n.load;
-      for (const Item& it : n.items) c.items.push_back(it.id);
-      if (n.execution.item) c.items.push_back(n.execution.item->id);
+    for (const Lane& lane : lanes_) c.completed(lane.completed);
+    for (const RoundNode& n : nodes_) {
+      c.node(n, n.execution);
       for (const auto& box : n.inbox)
-        for (const Posted& p : box) count(p, c);
+        for (const Posted& p : box) c.in_flight(p.msg.load, p.items);
     }
     for (const Lane& lane : lanes_)
-      for (const Posted& p : lane.outbox) count(p, c);
-    r.summary.final_total = c.load;
+      for (const Posted& p : lane.outbox) c.in_flight(p.msg.load, p.items);
+    r.summary.final_total = c.total();
     r.summary.max_conservation_error =
         std::max(r.summary.max_conservation_error, ledger_.check(std::move(c), integer_, "round " + std::to_string(round_)));
-    const LoadStats st = load_stats<double>(w, shares_);
-    if (keep) r.series.push_back({round_, round_, 0.0, st.imbalance, st.stddev, st.min, st.max, st.mean, moved_ - moved_at_sample_});
-    if (keep) moved_at_sample_ = moved_;
-    return st;
-  }
-
-  static void count(const Posted& p, Ledger::Count& c) {
-    c.load += p.msg.load;
-    for (const Item& it : p.items) c.items.push_back(it.id);
+    return recorder_.sample(r, {round_, round_, 0.0}, held_now(), moved_, keep);
   }
 
   const Graph& g_;
@@ -346,7 +329,8 @@ class RoundsRun {
   const RoundsOptions& opt_;
   const bool integer_;
   const bool overdraft_;
-  const std::vector<double> shares_;  // speed_shares: targets relative to speed
+  const BalanceRule rule_;
+  Recorder recorder_;
   bool notify_[channel_count] = {};
   const std::vector<std::uint16_t>* colors_ = nullptr;
   std::vector<RoundNode> nodes_;
@@ -361,7 +345,7 @@ class RoundsRun {
   double finished_at_ = 0;
   std::size_t finished_ = 0;
   std::uint64_t round_ = 0;
-  double moved_ = 0, moved_at_sample_ = 0;
+  double moved_ = 0;
   std::uint64_t messages_[channel_count] = {};
   std::uint64_t carrying_sent_ = 0;
 };

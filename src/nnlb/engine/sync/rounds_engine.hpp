@@ -10,9 +10,9 @@
 #include <optional>
 
 #include "nnlb/agent/agent.hpp"
-#include "nnlb/engine/faults.hpp"
-#include "nnlb/engine/initial_state.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/initial_state.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"

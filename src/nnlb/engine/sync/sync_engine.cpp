@@ -68,7 +68,7 @@ class SyncRun {
     while (true) {
       if (auto reason = stop_reason(st, steps, idle_rounds)) {
         sum.stop_reason = *reason;
-        sum.balanced = *reason == "imbalance" || *reason == "spread";
+        sum.balanced = reached_balance(*reason);
         if (sum.balanced) sum.steps_to_balance = steps;
         break;
       }
@@ -101,12 +101,14 @@ class SyncRun {
   }
 
  private:
-  std::optional<std::string> stop_reason(const LoadStats& st, std::uint64_t steps, std::uint64_t idle_rounds) const {
+  // A synchronous step is a function of the loads: a sweep that moved nothing will never move
+  // anything again ("quiet"), under static load.
+  std::optional<StopReason> stop_reason(const LoadStats& st, std::uint64_t steps, std::uint64_t idle_rounds) const {
     const auto& s = opt_.stop;
-    if (s.imbalance && st.imbalance <= *s.imbalance) return "imbalance";
-    if (s.spread && st.max - st.min <= *s.spread) return "spread";
-    if (s.quiescent && idle_rounds >= rounds_per_sweep_) return "quiescent";
-    if (steps >= s.max_steps) return "steps";
+    if (s.imbalance && st.imbalance <= *s.imbalance) return StopReason::imbalance;
+    if (s.spread && st.max - st.min <= *s.spread) return StopReason::spread;
+    if (s.quiescent && idle_rounds >= rounds_per_sweep_) return StopReason::quiet;
+    if (steps >= s.max_steps) return StopReason::steps;
     return std::nullopt;
   }
 

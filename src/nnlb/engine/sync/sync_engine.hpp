@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "nnlb/engine/faults.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"

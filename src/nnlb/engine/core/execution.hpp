@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "nnlb/agent/message.hpp"
-#include "nnlb/engine/holdings.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/holdings.hpp"
+#include "nnlb/engine/core/result.hpp"
 
 namespace nnlb {
 
@@ -33,10 +33,12 @@ struct Execution {
 // The completed items of a run, for its recount and its metrics.
 struct Completions {
   std::vector<std::uint64_t> ids;
+  double weight = 0;  // of the items completed
   double last = 0;
 
   void complete(Execution& e, double now) {
     ids.push_back(e.item->id);
+    weight += e.item->weight;
     e.busy += now - e.started;
     e.item.reset();
     last = now;

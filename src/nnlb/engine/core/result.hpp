@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "nnlb/engine/core/stop_reason.hpp"
+
 namespace nnlb {
 
 struct StepRecord {
@@ -41,8 +43,8 @@ struct WorkMetrics {
 };
 
 struct RunSummary {
-  std::string stop_reason;                     // "imbalance", "spread", "quiescent", "steps", "time", "balanced", "detected"
-  bool balanced = false;                       // the imbalance/spread target was reached
+  StopReason stop_reason = StopReason::steps;  // stop_reason.hpp
+  bool balanced = false;                       // the final state is balanced (BalanceRule), or the imbalance/spread target was reached
   std::optional<std::uint64_t> steps_to_balance;
   std::uint64_t rounds = 0;
   std::uint64_t steps = 0;
@@ -50,9 +52,9 @@ struct RunSummary {
   double final_imbalance = 0;
   double final_stddev = 0;
   double final_spread = 0;                     // max - min
-  double load_moved = 0;
-  double initial_total = 0;
-  double final_total = 0;
+  double load_moved = 0;                       // divisible load and item weight sent over links
+  double initial_total = 0;                    // divisible load plus item weights, held or in flight
+  double final_total = 0;                      // the same at the stop (completed items no longer count)
   double max_conservation_error = 0;           // relative, worst over the run (0 in integer mode)
   std::optional<TimeMetrics> timing;           // time-based engines only
   // When a node of a detection protocol reported global termination (seconds, or rounds in the

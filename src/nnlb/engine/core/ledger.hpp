@@ -10,9 +10,10 @@
 #include <vector>
 
 #include "nnlb/agent/agent.hpp"
-#include "nnlb/engine/holdings.hpp"
-#include "nnlb/engine/initial_state.hpp"
-#include "nnlb/engine/result.hpp"
+#include "nnlb/engine/core/execution.hpp"
+#include "nnlb/engine/core/holdings.hpp"
+#include "nnlb/engine/core/initial_state.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -22,9 +23,25 @@ class Ledger {
  public:
   static constexpr double real_tolerance = 1e-9;
 
+  // A recount, built from what is really there: every node's holdings and item in hand, every
+  // message on a wire or not yet taken, every item completed.
   struct Count {
-    double load = 0;
-    std::vector<std::uint64_t> items;  // identities, any order
+    double load = 0;                   // divisible load
+    double item_weight = 0;            // items held, in hand or in flight (not completed)
+    std::vector<std::uint64_t> items;  // identities, completed included, any order
+
+    void node(const Holdings& h, const Execution& e) {
+      load += h.load;
+      for (const Item& it : h.items) items.push_back(it.id), item_weight += it.weight;
+      if (e.item) items.push_back(e.item->id), item_weight += e.item->weight;
+    }
+    void in_flight(double carried, std::span<const Item> carried_items) {
+      load += carried;
+      for (const Item& it : carried_items) items.push_back(it.id), item_weight += it.weight;
+    }
+    void completed(const Completions& c) { items.insert(items.end(), c.ids.begin(), c.ids.end()); }
+    // What the run holds now: divisible load and the weight of the items not yet completed.
+    double total() const { return load + item_weight; }
   };
 
   void add(double load) { total_ += load, abs_total_ += std::abs(load); }
@@ -32,11 +49,16 @@ class Ledger {
   void open(Holdings& h, const InitialState& initial, std::size_t i) {
     h.load = initial.load[i];
     if (!initial.items.empty())
-      for (const Item& it : initial.items[i]) h.add(it), add_item(it.id);
+      for (const Item& it : initial.items[i]) h.add(it), add_item(it);
     add(h.load);
   }
-  void add_item(std::uint64_t id) { items_.push_back(id), sorted_ = false; }
+  void add_item(const Item& it) { items_.push_back(it.id), item_weight_ += it.weight, sorted_ = false; }
+  // Divisible load: what the run started with plus what the nodes' work added.
   double total() const { return total_; }
+  // The weight of every item the run started with.
+  double item_weight() const { return item_weight_; }
+  // The run's load now: divisible load and the items not yet completed (`completed`: their weight).
+  double current_total(double completed) const { return total_ + item_weight_ - completed; }
 
   // Throws ConservationError naming `where` if the recount differs; returns the relative error
   // of the load (0 in integer mode).
@@ -71,7 +93,7 @@ class Ledger {
                             (std::binary_search(items_.begin(), items_.end(), diff.front()) ? " lost" : " appeared") + " at " + where);
   }
 
-  double total_ = 0, abs_total_ = 0;
+  double total_ = 0, abs_total_ = 0, item_weight_ = 0;
   std::vector<std::uint64_t> items_;
   bool sorted_ = true;
 };
