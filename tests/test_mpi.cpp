@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -153,10 +154,11 @@ TEST(CrossEngine, RecordsMeanTheSameOnEveryEngine) {
     EXPECT_EQ(s["balanced"], true);
     EXPECT_EQ(s["initial_total"], 40);
     EXPECT_EQ(s["final_total"], 40);
+    // Jobs moved, by weight (whole jobs); how many depends on real timing on mpi.
     EXPECT_GT(s["load_moved"].get<double>(), 0);
+    EXPECT_EQ(s["load_moved"].get<double>(), std::floor(s["load_moved"].get<double>()));
     EXPECT_EQ((*r)["final_load"], nlohmann::json::array({10, 10, 10, 10}));
   }
-  EXPECT_EQ(jobs_des["summary"]["load_moved"], jobs_mpi["summary"]["load_moved"]);
   // A task program: the totals count the tasks' work (what is left at the end: none), each task
   // moved once from the master, every task executed, "finished".
   const std::string ms = "--set algorithm=ms --set tasks.cores=4 --set tasks.init=cq:40";
