@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
-#include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/programs/async_balancer.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/model/load.hpp"

@@ -1,28 +1,32 @@
 # cmake -DSOURCE_DIR=<src/nnlb> -P check_layering.cmake
 # Checks the layers of docs/architecture.md on #include lines: each folder of src/nnlb may include
-# only the nnlb folders listed for it, and none of the third-party headers forbidden to its layer.
-# Fails listing every offending line.
+# only the folders below it, listed for it here, and none of the third-party headers forbidden to
+# its layer. Includes are resolved first: "nnlb/x/..." (quotes or angle brackets) names folder x;
+# a relative "..." include is resolved against the including file's folder (so "../programs/a.hpp"
+# from engine/ is caught too). Fails listing every offending line.
 cmake_minimum_required(VERSION 3.25)
 file(REAL_PATH "${SOURCE_DIR}" SOURCE_DIR)
 if(NOT IS_DIRECTORY "${SOURCE_DIR}")
   message(FATAL_ERROR "check_layering: SOURCE_DIR '${SOURCE_DIR}' is not a directory")
 endif()
 
-# Folder -> nnlb folders it may include (besides itself). Inside core, engine and agent (new)
-# sit side by side above policy until agent's place is settled.
-set(core util model metrics policy engine agent protocol)
+# Folder -> the folders below it that it may include (besides itself). The node API (Context,
+# Agent, Program, Message) sits below the protocols, the programs and the engines; the engines and
+# the programs are siblings: an engine never includes a program, a program never an engine.
+set(core util model metrics policy node protocol programs engine)
 set(allowed_util "")
 set(allowed_model util)
 set(allowed_metrics util model)
 set(allowed_policy util model metrics)
-set(allowed_engine util model metrics policy agent)
-set(allowed_agent util model metrics policy engine protocol)
-set(allowed_protocol util model metrics policy agent)
+set(allowed_node util model metrics policy)
+set(allowed_protocol util model metrics policy node)
+set(allowed_programs util model metrics policy node protocol)
+set(allowed_engine util model metrics policy node)
+set(allowed_runtime util model metrics policy node engine)
 set(allowed_spectral ${core})
 set(allowed_catalog ${core} spectral)
 set(allowed_experiment ${core} spectral catalog)
-set(allowed_runtime ${core})
-set(layers util model metrics policy engine agent protocol spectral catalog experiment runtime)
+set(layers ${core} runtime spectral catalog experiment)
 
 # Third-party headers (regular expressions on the included path) each layer must not need.
 set(outside_core "^(toml\\+\\+|nlohmann|Eigen|unsupported/Eigen|fmt|CLI|mpi\\.h|gtest|gmock|benchmark)")
@@ -51,11 +55,31 @@ foreach(file IN LISTS files)
     continue()
   endif()
   math(EXPR checked "${checked} + 1")
+  get_filename_component(folder "${SOURCE_DIR}/${file}" DIRECTORY)
   file(STRINGS "${SOURCE_DIR}/${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
   foreach(line IN LISTS includes)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]*)[>\"].*$" "\\1" quote "${line}")
     string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]*)[>\"].*$" "\\1" path "${line}")
+    set(target "")
     if(path MATCHES "^nnlb/([^/]+)/")
       set(target "${CMAKE_MATCH_1}")
+    elseif(quote STREQUAL "\"")
+      # A relative include: resolved against the including file's folder, inside src/nnlb or not.
+      cmake_path(ABSOLUTE_PATH path BASE_DIRECTORY "${folder}" NORMALIZE OUTPUT_VARIABLE resolved)
+      if(EXISTS "${resolved}" OR NOT path MATCHES "^[A-Za-z_]")
+        cmake_path(IS_PREFIX SOURCE_DIR "${resolved}" NORMALIZE inside)
+        if(inside)
+          file(RELATIVE_PATH below "${SOURCE_DIR}" "${resolved}")
+          string(REGEX MATCH "^[^/]+" target "${below}")
+          if(target STREQUAL below)
+            set(target "")
+          endif()
+        else()
+          string(APPEND errors "  ${file}: includes \"${path}\", outside src/nnlb\n")
+        endif()
+      endif()
+    endif()
+    if(target)
       if(NOT target STREQUAL layer AND NOT target IN_LIST allowed_${layer})
         string(APPEND errors "  ${file}: ${layer}/ must not include ${path}\n")
       endif()

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "nnlb/agent/async_balancer.hpp"
-#include "nnlb/agent/round_balancer.hpp"
+#include "nnlb/programs/async_balancer.hpp"
+#include "nnlb/programs/round_balancer.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/result.hpp"

@@ -7,8 +7,8 @@
 #include <map>
 #include <numeric>
 
-#include "nnlb/agent/async_balancer.hpp"
-#include "nnlb/agent/round_balancer.hpp"
+#include "nnlb/programs/async_balancer.hpp"
+#include "nnlb/programs/round_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/rounds_engine.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"

@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-#include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/programs/async_balancer.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/des/des_engine.hpp"

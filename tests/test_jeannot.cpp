@@ -8,7 +8,7 @@
 #include <memory>
 #include <queue>
 
-#include "nnlb/agent/iterative_application.hpp"
+#include "nnlb/programs/iterative_application.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/grid_stencil.hpp"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "nnlb/agent/domain_balancer.hpp"
+#include "nnlb/programs/domain_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/p2p/p2p_engine.hpp"
 #include "nnlb/model/host_network.hpp"

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "nnlb/agent/task_scheduling.hpp"
+#include "nnlb/programs/task_scheduling.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/rounds_engine.hpp"
 #include "nnlb/experiment/run.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/policy/domain_policy.hpp"
 #include "nnlb/policy/policy.hpp"

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "nnlb/experiment/scenario_checks.hpp"
-#include "nnlb/agent/domain_balancer.hpp"
+#include "nnlb/programs/domain_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/p2p/p2p_engine.hpp"
 #include "nnlb/model/topology.hpp"

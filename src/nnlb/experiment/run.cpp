@@ -7,9 +7,9 @@
 
 #include "nnlb/experiment/p2p_run.hpp"
 #include "nnlb/experiment/scenario_checks.hpp"
-#include "nnlb/agent/async_balancer.hpp"
-#include "nnlb/agent/iterative_application.hpp"
-#include "nnlb/agent/round_balancer.hpp"
+#include "nnlb/programs/async_balancer.hpp"
+#include "nnlb/programs/iterative_application.hpp"
+#include "nnlb/programs/round_balancer.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/rounds_engine.hpp"

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "nnlb/agent/context.hpp"
+#include "nnlb/node/context.hpp"
 
 namespace nnlb {
 

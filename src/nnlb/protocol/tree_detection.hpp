@@ -31,7 +31,7 @@
 #include <optional>
 #include <vector>
 
-#include "nnlb/agent/context.hpp"
+#include "nnlb/node/context.hpp"
 
 namespace nnlb {
 

@@ -2,7 +2,7 @@
 // (Filipović & Krstajić 2016). Not rules over a local view but node programs of their own.
 #include <cmath>
 
-#include "nnlb/agent/task_scheduling.hpp"
+#include "nnlb/programs/task_scheduling.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/model/tasks.hpp"
 #include "nnlb/util/error.hpp"

@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "nnlb/agent/message.hpp"
+#include "nnlb/node/message.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 
 namespace nnlb {

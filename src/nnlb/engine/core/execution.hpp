@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "nnlb/agent/message.hpp"
+#include "nnlb/node/message.hpp"
 #include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/result.hpp"
 

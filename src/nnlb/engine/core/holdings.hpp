@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "nnlb/agent/message.hpp"
+#include "nnlb/node/message.hpp"
 
 namespace nnlb {
 

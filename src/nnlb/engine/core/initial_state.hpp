@@ -3,7 +3,7 @@
 // items with identities.
 #include <vector>
 
-#include "nnlb/agent/message.hpp"
+#include "nnlb/node/message.hpp"
 
 namespace nnlb {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/engine/core/execution.hpp"
 #include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/initial_state.hpp"

@@ -5,7 +5,7 @@
 // these calls on its run type and nothing else.
 #include <cstddef>
 
-#include "nnlb/agent/context.hpp"
+#include "nnlb/node/context.hpp"
 
 namespace nnlb {
 

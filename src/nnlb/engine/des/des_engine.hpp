@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/engine/core/faults.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/result.hpp"

@@ -1,6 +1,6 @@
-#include "nnlb/agent/round_balancer.hpp"
+#include "nnlb/programs/round_balancer.hpp"
 
-#include "nnlb/agent/policy_step.hpp"
+#include "nnlb/programs/policy_step.hpp"
 
 #include <cmath>
 #include <vector>

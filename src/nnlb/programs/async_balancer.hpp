@@ -16,7 +16,7 @@
 // load just committed to the receiver, which counts it as its own before it arrives.
 #include <cstdint>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {

@@ -1,4 +1,4 @@
-#include "nnlb/agent/task_scheduling.hpp"
+#include "nnlb/programs/task_scheduling.hpp"
 
 #include "nnlb/util/apportion.hpp"
 

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 
 namespace nnlb {
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "nnlb/agent/context.hpp"
+#include "nnlb/node/context.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "nnlb/agent/message.hpp"
+#include "nnlb/node/message.hpp"
 #include "nnlb/model/graph.hpp"
 #include "nnlb/util/rng.hpp"
 

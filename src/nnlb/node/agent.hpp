@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "nnlb/agent/context.hpp"
+#include "nnlb/node/context.hpp"
 
 namespace nnlb {
 

@@ -9,7 +9,7 @@
 // the edge colouring, colour t mod colors in step t.
 #include <cstdint>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {

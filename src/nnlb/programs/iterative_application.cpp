@@ -1,4 +1,4 @@
-#include "nnlb/agent/iterative_application.hpp"
+#include "nnlb/programs/iterative_application.hpp"
 
 #include <algorithm>
 #include <cmath>

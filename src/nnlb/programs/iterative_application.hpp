@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/model/workload.hpp"
 #include "nnlb/policy/shaker.hpp"
 

@@ -1,10 +1,10 @@
-#include "nnlb/agent/domain_balancer.hpp"
+#include "nnlb/programs/domain_balancer.hpp"
 
 #include <algorithm>
 #include <array>
 #include <vector>
 
-#include "nnlb/agent/context.hpp"
+#include "nnlb/node/context.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb {

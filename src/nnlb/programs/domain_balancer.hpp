@@ -11,7 +11,7 @@
 // A leaving node hands its jobs to its neighbours, spread evenly.
 #include <memory>
 
-#include "nnlb/agent/agent.hpp"
+#include "nnlb/node/agent.hpp"
 #include "nnlb/policy/domain_policy.hpp"
 
 namespace nnlb {

@@ -1,6 +1,6 @@
-#include "nnlb/agent/async_balancer.hpp"
+#include "nnlb/programs/async_balancer.hpp"
 
-#include "nnlb/agent/policy_step.hpp"
+#include "nnlb/programs/policy_step.hpp"
 
 #include <algorithm>
 #include <cmath>
