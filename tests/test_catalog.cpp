@@ -1,10 +1,14 @@
-// The policy catalog: every policy registers its names and keys; scenario keys and refusals
-// come from it.
+// The policy catalog and the engine registry: every policy registers its names and keys, every
+// engine what it provides and honours; scenario keys and refusals come from them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/registry.hpp"
+#include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
@@ -45,6 +49,78 @@ TEST(Catalog, AKeyThePolicyDoesNotReadIsRefused) {
   EXPECT_TRUE(refused("sos", "lambda", "0.3"));
   EXPECT_FALSE(refused("naive", "leveling", "1"));  // the default changes nothing
   EXPECT_FALSE(refused("best-effort", "leveling", "4"));
+}
+
+}  // namespace
+}  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+// A valid value away from the key's default, to set it.
+std::string sample_value(const KeyInfo& k) {
+  static const std::map<std::string, std::string> text = {{"guest.graph", "ring:8"},        {"guest.mapping", "block"},
+                                                          {"churn.events", "leave@5"},      {"tasks.background", "random:0.5,1,10"},
+                                                          {"tasks.init", "uniform:8,1,2"}};
+  if (const auto it = text.find(k.name); it != text.end()) return it->second;
+  if (!k.choices.empty())
+    for (const std::string& c : k.choices)
+      if (c != k.default_value) return c;
+  switch (k.type) {
+    case KeyInfo::Type::boolean:
+      return k.default_value == true ? "false" : "true";
+    case KeyInfo::Type::integer:
+      return k.default_value.is_null() ? "2" : std::to_string(k.default_value.get<std::int64_t>() + 1);
+    default:
+      return k.default_value.is_number() && k.default_value.get<double>() != 0 ? std::to_string(k.default_value.get<double>() * 2) : "1";
+  }
+}
+
+TEST(EngineRegistry, EveryEngineSpecificKeyIsHonouredOrRefusedByNameOnEveryEngine) {
+  std::size_t refused = 0, honoured = 0;
+  for (const EngineEntry& engine : engines())
+    for (const KeyInfo& key : scenario_keys()) {
+      if (!engine_specific(key.name)) continue;
+      Scenario s;
+      s.set_from_text("engine=" + engine.name, "test");
+      s.set_from_text("topology=ring:4", "test");
+      if (engine.name == "p2p") s.set_from_text("algorithm=dasud", "test");
+      const std::string value = sample_value(key);
+      s.set_from_text(key.name + "=" + value, "test");
+      std::string line;
+      try {
+        prepare_run(s, 1);
+      } catch (const InputError& e) {
+        line = e.line();
+      }
+      const std::string refusal = "key '" + key.name + "': is not honoured by engine = \"" + engine.name + "\"";
+      if (engine.honours_key(key.name)) {
+        ++honoured;
+        EXPECT_EQ(line.find("is not honoured"), std::string::npos) << engine.name << " " << key.name << "=" << value << ": " << line;
+      } else {
+        ++refused;
+        EXPECT_NE(line.find(refusal), std::string::npos) << engine.name << " " << key.name << "=" << value << ": " << line;
+      }
+    }
+  EXPECT_GT(refused, 50u);
+  EXPECT_GT(honoured, 30u);
+}
+
+TEST(EngineRegistry, EachEngineStatesWhatItProvides) {
+  // An engine cannot pass by declaring nothing: the capabilities the tests rely on, listed.
+  const std::map<std::string, std::tuple<TimeModel, bool, bool>> expected = {
+      {"sync", {TimeModel::rounds, false, false}},         {"rounds", {TimeModel::rounds, true, true}},
+      {"des", {TimeModel::simulated_seconds, true, true}}, {"p2p", {TimeModel::time_units, false, true}},
+      {"mpi", {TimeModel::wall_seconds, true, true}}};
+  ASSERT_EQ(engines().size(), expected.size());
+  for (const EngineEntry& e : engines()) {
+    const auto& [time, programs, items] = expected.at(e.name);
+    EXPECT_EQ(e.time, time) << e.name;
+    EXPECT_EQ(e.runs_programs, programs) << e.name;
+    EXPECT_EQ(e.items, items) << e.name;
+    EXPECT_EQ(static_cast<bool>(e.run), programs && e.name != "mpi") << e.name;  // mpi's runner comes with mpirun
+    EXPECT_FALSE(e.summary.empty()) << e.name;
+  }
 }
 
 }  // namespace

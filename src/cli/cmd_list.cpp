@@ -2,6 +2,7 @@
 
 #include "commands.hpp"
 #include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/registry.hpp"
 #include "nnlb/model/topology.hpp"
 
 namespace nnlb::cli {
@@ -14,6 +15,16 @@ Action add_list(CLI::App&) {
     for (const auto& p : policy_catalog().entries()) {
       fmt::print("  {:<6} {}\n", p.name, p.summary);
       for (const auto& param : p.help) fmt::print("         {}\n", param);
+    }
+    fmt::print("\nEngines (engine = \"...\"):\n");
+    constexpr const char* time_names[] = {"rounds", "simulated seconds", "wall-clock seconds", "time units"};
+    for (const EngineEntry& e : engines()) {
+      fmt::print("  {:<6} {}\n", e.name, e.summary);
+      std::string keys;
+      for (const std::string& k : e.honours) keys += (keys.empty() ? "" : ", ") + k + (k.ends_with('.') ? "*" : "");
+      for (const std::string& k : e.except) keys += ", not " + k;
+      fmt::print("         time: {}{}; its own keys: {}\n", time_names[static_cast<int>(e.time)],
+                 e.default_time_limit > 0 ? fmt::format(", stop.time default {:g} s", e.default_time_limit) : "", keys);
     }
     fmt::print("\nScenario keys (TOML tables or --set KEY=VALUE):\n");
     for (const auto& k : scenario_keys()) {

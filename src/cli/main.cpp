@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   }
 #ifdef NNLB_HAVE_MPI
   // Under mpirun, engine = "mpi" runs node programs on the ranks.
-  if (nnlb::cli::World::get().mpi()) nnlb::register_engine("mpi", [](const nnlb::EngineRun& r) { return nnlb::run_mpi(r); });
+  if (nnlb::cli::World::get().mpi()) nnlb::attach_runner("mpi", [](const nnlb::EngineRun& r) { return nnlb::run_mpi(r); });
 #endif
   try {
     for (auto& [sub, action] : commands)

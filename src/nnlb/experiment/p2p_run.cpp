@@ -126,26 +126,11 @@ RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t 
   const DomainBalancer program = located(s, "algorithm", [&] {
     return DomainBalancer(p.policy.domain, {.period = s.number("des.lb_period"), .control_bytes = s.number("des.control_bytes")});
   });
-  if (s.text("engine") == "des") {
-    DesOptions o;
-    o.time_limit = s.number("stop.time");
-    o.band = s.number("stop.band");
-    o.stop_when_balanced = true;  // as balancers do: the jobs within one of every host's share (core/balance.hpp)
-    o.stall = stall_limit(s);
-    o.sample_period = s.number("des.sample_period") > 0 ? s.number("des.sample_period") : 10 * s.number("des.lb_period");
-    o.seed = seeds.engine;
-    o.record_final_load = s.boolean("output.final_load");
-    return run_des(p.topology, program, LoadMode::integer, initial, p.platform, o);
-  }
-  EngineRun r{p.topology, program, LoadMode::integer, initial, p.platform};
-  r.time_limit = time_limit(s);
-  r.band = s.number("stop.band");
-  r.stop_when_balanced = true;
-  r.stall = stall_limit(s);
-  r.sample_period = s.number("des.sample_period");
-  r.seed = seeds.engine;
-  r.record_final_load = s.boolean("output.final_load");
-  return run_registered(s, r);
+  EngineRun r = engine_run(s, p, program, initial, seeds.engine);
+  r.mode = LoadMode::integer;
+  r.stop_when_balanced = true;  // as balancers do: the jobs within one of every host's share (core/balance.hpp)
+  if (r.sample_period == 0) r.sample_period = 10 * s.number("des.lb_period");
+  return run_engine(s, s.text("engine"), r);
 }
 
 RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) {

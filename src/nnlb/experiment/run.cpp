@@ -111,14 +111,10 @@ IterativeApplicationOptions application_options(const Scenario& s, const BuiltPo
   return o;
 }
 
-struct DesSetup {
-  DesOptions engine;
-  AsyncBalancerOptions balancer;
-};
-
-DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t engine_seed) {
-  DesSetup d;
-  AsyncBalancerOptions& b = d.balancer;
+// The balancing programs' options (AsyncBalancer, and the sizes RoundBalancer and the iterative
+// application use), from the des.* keys.
+AsyncBalancerOptions balancer_options(const Scenario& s, const Platform& platform) {
+  AsyncBalancerOptions b;
   b.virtual_load = s.boolean("des.virtual_load");
   b.bytes_per_unit = s.number("des.bytes_per_unit");
   b.flops_per_unit = s.number("des.flops_per_unit");
@@ -135,25 +131,10 @@ DesSetup des_setup(const Scenario& s, const Platform& platform, std::uint64_t en
   b.initial_knowledge = s.boolean("des.initial_knowledge");
   b.compute_chunk = s.number("des.compute_chunk");
   require(b.compute_chunk >= 0, s, "des.compute_chunk", "must be >= 0");
-  DesOptions& o = d.engine;
-  const double sample_period = s.number("des.sample_period");
-  o.sample_period = sample_period > 0 ? sample_period : 10 * b.lb_period;
-  o.band = s.number("stop.band");
-  o.time_limit = s.number("stop.time");
-  o.stall = stall_limit(s);
-  for (const char* key : {"des.bytes_per_unit", "des.flops_per_unit", "des.lb_period", "des.comp_min_period", "stop.time"})
+  for (const char* key : {"des.bytes_per_unit", "des.flops_per_unit", "des.lb_period", "des.comp_min_period"})
     require(s.number(key) > 0, s, key, "must be > 0");
   require(b.control_bytes >= 0, s, "des.control_bytes", "must be >= 0");
-  require(o.band > 0, s, "stop.band", "must be > 0");
-  require(sample_period >= 0, s, "des.sample_period", "must be >= 0");
-  o.separate_control = s.boolean("des.separate_control");
-  o.spread = s.optional_number("stop.spread");
-  require(!o.spread || *o.spread >= 0, s, "stop.spread", "must be >= 0");
-  o.record_load_history = s.integer("output.load_history") > 0;
-  o.record_series = s.integer("output.series_every") > 0;
-  o.record_final_load = s.boolean("output.final_load");
-  o.seed = engine_seed;
-  return d;
+  return b;
 }
 
 // Where the nodes run: speeds and links from the platform.* keys, or a preset of Jeannot &
@@ -183,26 +164,28 @@ Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
   return p;
 }
 
-// Keys that only one engine reads. Setting one away from its default for the other engine would
-// be silently ignored, so it is an input error instead.
+// Keys a program reads itself, on any engine: the iterative application its app.* and its
+// workload, a job strategy its guest graph, a task program its tasks.
+bool program_reads(const Scenario& s, std::string_view key) {
+  if (s.text("agent") == "iterative" && (key.starts_with("app.") || key.starts_with("workload."))) return true;
+  if (is_job_strategy(s.text("algorithm")) && key.starts_with("guest.")) return true;
+  return is_task_algorithm(s.text("algorithm")) && key.starts_with("tasks.") && key != "tasks.latency" && key != "tasks.background";
+}
+
+// An engine-specific key (engine/registry.hpp) set away from its default for an engine that
+// does not honour it would be silently ignored, so it is an input error naming the engines that
+// do read it.
 void check_engine_keys(const Scenario& s) {
-  static const std::vector<std::string> sync_only = {
-      "port", "de.sweep_cost", "invocation", "threshold.low", "threshold.high", "workload.kind", "workload.generation_mean",
-      "workload.generation_variance", "workload.consumption", "stop.steps", "stop.imbalance", "stop.quiescent"};
   const std::string engine = s.text("engine");
+  const EngineEntry* chosen = find_engine(engine);
+  if (chosen == nullptr) throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
   for (const auto& key : scenario_keys()) {
-    // The guest graph and mapping also give the jobs of a job strategy run as node programs (des, mpi).
-    const bool guest_key = key.name.starts_with("guest.") && is_job_strategy(s.text("algorithm"));
-    const bool p2p_key = !guest_key && (key.name.starts_with("p2p.") || key.name.starts_with("guest.") || key.name.starts_with("churn."));
-    const bool des_key = key.name.starts_with("des.") || key.name == "stop.band" || key.name == "stop.time";
-    // The iterative application applies the workload itself, on any engine.
-    const bool app_workload = key.name.starts_with("workload.") && s.text("agent") == "iterative";
-    const bool sync_key = !app_workload && std::find(sync_only.begin(), sync_only.end(), key.name) != sync_only.end();
-    const std::string owner = p2p_key ? "p2p" : des_key ? "des" : "sync";
-    const std::string family = engine == "mpi" ? "des" : engine;  // mpi reads what des reads (in real seconds)
-    const bool shared = engine == "p2p" && key.name == "stop.time";  // in time units there
-    if ((p2p_key || des_key || sync_key) && family != owner && !shared && s.get(key.name) != key.default_value)
-      throw InputError(s.source(), key.name, "is read by the " + owner + " engine only, and this run uses engine '" + engine + "'");
+    if (!engine_specific(key.name) || s.get(key.name) == key.default_value) continue;
+    if (chosen->honours_key(key.name) || program_reads(s, key.name)) continue;
+    std::string readers;
+    for (const EngineEntry& e : engines())
+      if (e.honours_key(key.name)) readers += (readers.empty() ? "" : ", ") + e.name;
+    throw InputError(s.source(), key.name, "is not honoured by engine = \"" + engine + "\" (engines that read it: " + readers + ")");
   }
 }
 
@@ -274,7 +257,9 @@ constexpr EngineCost sync_cost{32, 16}, des_cost{512, 512};
 // (from the topology spec), the engine's arrays or, for an analysis, the spectrum solver's, and
 // the recording, which grows with the run's length (series, load history).
 MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const MemoryUse& use) {
-  const bool des = s.text("engine") == "des" || s.text("engine") == "mpi";  // mpi samples as des does
+  const EngineEntry* engine = find_engine(s.text("engine"));
+  // Timed engines sample every period (mpi as des does); round engines every round.
+  const bool des = engine != nullptr && (engine->time == TimeModel::simulated_seconds || engine->time == TimeModel::wall_seconds);
   MemoryEstimate m;
   const std::string smaller = "use a smaller topology";
   m.add("graph", "topology", smaller, size.build_bytes());
@@ -296,7 +281,7 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
       return m;
     }
   }
-  const EngineCost cost = des ? des_cost : sync_cost;
+  const EngineCost cost = des || s.text("engine") == "rounds" ? des_cost : sync_cost;  // node programs: agents and mailboxes
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   double samples = 0;
   if (des) {
@@ -320,17 +305,11 @@ EdgeColoring coloring_for(const BuiltPolicy& built, const Topology& topo) {
   return built.policy->pairing() == Pairing::matching ? edge_coloring_for(topo) : EdgeColoring{};
 }
 
-// Keys the MPI engine does not honour are refused, not ignored.
-void check_mpi_keys(const Scenario& s) {
-  if (s.text("engine") != "mpi") return;
-  for (const char* key : {"des.separate_control", "output.load_history", "stop.spread"})
-    require(s.is_default(key), s, key, "is not honoured by engine = \"mpi\"");
-}
-
 }  // namespace
 
 double time_limit(const Scenario& s) {
-  if (s.text("engine") == "mpi" && s.is_default("stop.time")) return 600;  // wall-clock seconds
+  const EngineEntry* e = find_engine(s.text("engine"));
+  if (s.is_default("stop.time") && e != nullptr && e->default_time_limit > 0) return e->default_time_limit;
   return s.number("stop.time");
 }
 
@@ -341,15 +320,43 @@ double stall_limit(const Scenario& s) {
   return s.text("engine") == "mpi" ? 10.0 : 0.0;
 }
 
+EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& program, const InitialState& initial, std::uint64_t engine_seed) {
+  EngineRun r{p.topology, program, p.mode, initial, p.platform};
+  r.time_limit = time_limit(s);
+  require(r.time_limit > 0, s, "stop.time", "must be > 0");
+  r.max_rounds = static_cast<std::uint64_t>(s.integer("stop.steps"));
+  r.band = s.number("stop.band");
+  require(r.band > 0, s, "stop.band", "must be > 0");
+  r.stall = stall_limit(s);
+  r.spread = s.optional_number("stop.spread");
+  require(!r.spread || *r.spread >= 0, s, "stop.spread", "must be >= 0");
+  r.sample_period = s.number("des.sample_period");
+  require(r.sample_period >= 0, s, "des.sample_period", "must be >= 0");
+  r.series_every = static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.integer("output.series_every")));
+  r.record_load_history = s.integer("output.load_history") > 0;
+  r.record_final_load = s.boolean("output.final_load");
+  r.separate_control = s.boolean("des.separate_control");
+  r.work_scale = s.number("mpi.work_scale");
+  r.faults.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
+  r.seed = engine_seed;
+  return r;
+}
+
+RunResult run_engine(const Scenario& s, std::string_view engine, const EngineRun& run) {
+  const EngineEntry* e = find_engine(engine);
+  if (e == nullptr || !e->runs_programs) throw InputError(s.source(), "engine", "engine '" + std::string(engine) + "' does not run node programs");
+  if (!e->run)
+    throw InputError(s.source(), "engine", "engine = \"" + std::string(engine) + "\" runs under mpirun (mpirun -np P nnlb run ...): this process was " +
+                                               "not started by mpirun, or nnlb was built without MPI");
+  return e->run(run);
+}
+
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& use) {
   check_engine_keys(s);
-  check_mpi_keys(s);
   stall_limit(s);
   check_dependent_keys(s);
   if (s.text("engine") != "sync") check_des_periods(s);
-  require(s.is_default("mpi.work_scale") || s.text("engine") == "mpi", s, "mpi.work_scale", "applies only with engine = \"mpi\"");
   require(s.number("mpi.work_scale") > 0, s, "mpi.work_scale", "must be > 0");
-  require(s.is_default("mpi.drop_every") || s.text("engine") == "mpi", s, "mpi.drop_every", "applies only with engine = \"mpi\"");
   const RunSeeds seeds(seed);
   PreparedRun p;
   const bool tasks = is_task_algorithm(s.text("algorithm"));
@@ -420,91 +427,40 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
       rec.summary_extra = task_summary(prepared, rec.result.summary, engine == "mpi" ? s.number("mpi.work_scale") : 1.0);
     return rec;
   }
-  if (engine == "mpi") {
-    // Node programs on real processes: the asynchronous balancer (default), or the rounds program.
-    DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
-    const EdgeColoring coloring = coloring_for(built, topo);
-    setup.balancer.colors = coloring.num_colors;
-    const InitialState initial{prepared.initial, {}};
-    std::unique_ptr<Program> program;
-    if (s.text("agent") == "iterative") {
-      // Jeannot & Vernier's application; its job is a timer of the computation's length.
-      IterativeApplicationOptions ao = application_options(s, built);
-      ao.bytes_per_unit = setup.balancer.bytes_per_unit;
-      ao.control_bytes = setup.balancer.control_bytes;
-      program = std::make_unique<IterativeApplication>(ao);
-    } else if (s.text("agent") == "rounds") {
-      const RoundBalancerOptions ro{.colors = coloring.num_colors, .control_bytes = setup.balancer.control_bytes,
-                                    .bytes_per_unit = setup.balancer.bytes_per_unit};
-      program = located(s, "algorithm", [&] { return std::make_unique<RoundBalancer>(*built.policy, ro); });
-    } else {
-      program = located(s, "algorithm", [&] { return std::make_unique<AsyncBalancer>(*built.policy, setup.balancer); });
-    }
-    EngineRun r{topo, *program, prepared.mode, initial, prepared.platform};
-    r.time_limit = time_limit(s);
-    r.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
-    r.band = setup.engine.band;
-    r.stop_when_balanced = s.text("agent") != "iterative";  // as on des: a balancer stops once balanced
-    r.stall = stall_limit(s);
-    r.sample_period = setup.engine.sample_period;
-    r.coloring = &coloring;
-    r.seed = seeds.engine;
-    r.record_final_load = s.boolean("output.final_load");
-    rec.result = run_registered(s, r);
-    return rec;
-  }
-  if (engine == "sync") {
+  if (engine == "sync" && s.text("agent") != "iterative") {
     // The engine's synchronous steps are the rounds program with exact views, taken directly
     // (tests/test_agent_layer.cpp checks they give the same loads).
     require(s.text("agent") != "async", s, "agent", "the asynchronous balancer needs time: use engine = \"des\"");
-    const SyncOptions options = sync_options(s, seeds.engine);
-    if (s.text("agent") == "iterative") {
-      // Rounds: a message takes a round, a computation at least one.
-      const IterativeApplication program(application_options(s, built));
-      RoundsOptions ro;
-      ro.max_rounds = options.stop.max_steps;
-      ro.seed = options.seed;
-      ro.series_every = options.series_every;
-      ro.record_final_load = options.record_final_load;
-      rec.result = run_rounds(topo, program, prepared.mode, InitialState{prepared.initial, {}}, prepared.platform, ro);
-      return rec;
-    }
     const EdgeColoring coloring = coloring_for(built, topo);
-    rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, options);
-  } else if (engine == "des") {
-    DesSetup setup = des_setup(s, prepared.platform, seeds.engine);
-    const EdgeColoring coloring = coloring_for(built, topo);
-    setup.balancer.colors = coloring.num_colors;
-    const InitialState initial{prepared.initial, {}};
-    if (s.text("agent") == "iterative") {
-      IterativeApplicationOptions ao = application_options(s, built);
-      ao.bytes_per_unit = setup.balancer.bytes_per_unit;
-      ao.control_bytes = setup.balancer.control_bytes;
-      setup.engine.stop_when_balanced = false;  // the application runs its iterations to the end
-      const IterativeApplication program(ao);
-      rec.result = run_des(topo, program, prepared.mode, initial, prepared.platform, setup.engine, &coloring);
-    } else if (s.text("agent") == "rounds") {
-      const RoundBalancerOptions ro{.colors = coloring.num_colors, .control_bytes = setup.balancer.control_bytes,
-                                    .bytes_per_unit = setup.balancer.bytes_per_unit};
-      const RoundBalancer program = located(s, "algorithm", [&] { return RoundBalancer(*built.policy, ro); });
-      rec.result = run_des(topo, program, prepared.mode, initial, prepared.platform, setup.engine, &coloring);
-    } else {
-      const AsyncBalancer program = located(s, "algorithm", [&] { return AsyncBalancer(*built.policy, setup.balancer); });
-      rec.result = run_des(topo, program, prepared.mode, initial, prepared.platform, setup.engine, &coloring);
-    }
-  } else {
-    throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
+    rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, sync_options(s, seeds.engine));
+    return rec;
   }
+  // A node program on a program engine, found by name: the asynchronous balancer (agent = async,
+  // or auto on a timed engine), the rounds program, or the iterative application; on sync the
+  // application runs in lock-step rounds (a message takes a round, a computation at least one).
+  AsyncBalancerOptions balancer = balancer_options(s, prepared.platform);
+  const EdgeColoring coloring = coloring_for(built, topo);
+  balancer.colors = coloring.num_colors;
+  const InitialState initial{prepared.initial, {}};
+  const std::string agent = s.text("agent");
+  std::unique_ptr<Program> program;
+  if (agent == "iterative") {
+    IterativeApplicationOptions ao = application_options(s, built);
+    ao.bytes_per_unit = balancer.bytes_per_unit;
+    ao.control_bytes = balancer.control_bytes;
+    program = std::make_unique<IterativeApplication>(ao);
+  } else if (agent == "rounds" || (agent == "auto" && engine == "rounds")) {
+    const RoundBalancerOptions ro{.colors = coloring.num_colors, .control_bytes = balancer.control_bytes, .bytes_per_unit = balancer.bytes_per_unit};
+    program = located(s, "algorithm", [&] { return std::make_unique<RoundBalancer>(*built.policy, ro); });
+  } else {
+    program = located(s, "algorithm", [&] { return std::make_unique<AsyncBalancer>(*built.policy, balancer); });
+  }
+  EngineRun r = engine_run(s, prepared, *program, initial, seeds.engine);
+  r.coloring = &coloring;
+  r.stop_when_balanced = agent != "iterative";  // the application runs its iterations to the end
+  if (r.sample_period == 0) r.sample_period = 10 * balancer.lb_period;
+  rec.result = run_engine(s, engine == "sync" ? "rounds" : engine, r);
   return rec;
-}
-
-RunResult run_registered(const Scenario& s, const EngineRun& run) {
-  const std::string engine = s.text("engine");
-  const Engine* e = find_engine(engine);
-  if (e == nullptr)
-    throw InputError(s.source(), "engine", "engine = \"" + engine + "\" runs under mpirun (mpirun -np P nnlb run ...): this process was " +
-                                               "not started by mpirun, or nnlb was built without MPI");
-  return (*e)(run);
 }
 
 json summary_json(const RunSummary& m) {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nnlb/catalog/registry.hpp"
-#include "nnlb/engine/external.hpp"
+#include "nnlb/engine/registry.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/model/load.hpp"
@@ -61,9 +61,14 @@ struct RunRecord {
 // Throws InputError for bad keys or combinations.
 RunRecord run_scenario(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {});
 
-// Runs `run` on the engine registered as s's `engine` (mpi); InputError naming the key when
-// none is (not launched by mpirun, or built without MPI).
-RunResult run_registered(const Scenario& s, const EngineRun& run);
+// The run description of `program` on a program engine, from the scenario's keys (stop rules,
+// recording, the engine's own keys); callers set what their program decides (the balance stop,
+// the colouring, a sampling period of their own).
+EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& program, const InitialState& initial,
+                     std::uint64_t engine_seed);
+// Runs it on the program engine registered as `engine` (engine/registry.hpp); InputError when
+// that engine cannot run here (mpi outside mpirun).
+RunResult run_engine(const Scenario& s, std::string_view engine, const EngineRun& run);
 
 nlohmann::json to_json(const RunRecord& record);
 nlohmann::json summary_json(const RunSummary& summary);

@@ -1,5 +1,7 @@
 #include "nnlb/experiment/scenario.hpp"
 
+#include "nnlb/engine/registry.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -10,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/registry.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb {
@@ -38,14 +41,21 @@ std::vector<KeyInfo> policy_keys() {
   return out;
 }
 
+std::vector<std::string> engine_names() {
+  std::vector<std::string> names;
+  for (const EngineEntry& e : engines()) names.push_back(e.name);
+  return names;
+}
+
 std::vector<KeyInfo> make_keys() {
   std::vector<KeyInfo> keys = {
       {"name", Type::string, "", "free label of the scenario", {}},
       {"description", Type::string, "", "free text", {}},
       {"engine", Type::string, "sync",
        "engine that runs the policy: synchronous rounds, discrete events, real processes (mpi: under mpirun -np P, one rank per "
-       "node), or loosely-synchronous jobs on a changing P2P network in time units (p2p: algorithm = en | dasud | pm | sid | push | pull)",
-       {"sync", "des", "mpi", "p2p"}},
+       "node), or loosely-synchronous jobs on a changing P2P network in time units (p2p: algorithm = en | dasud | pm | sid | push | pull); "
+       "rounds: node programs in lock-step rounds (see `nnlb list`)",
+       engine_names()},
       {"mpi.drop_every", Type::integer, std::int64_t{0},
        "mpi, fault injection: lose every k-th message carrying load or items (the conservation check must then fail); 0: none", {}},
       {"mpi.work_scale", Type::number, 1.0, "mpi: real seconds of the compute kernel per second of an item's work (Context::execute)", {}},

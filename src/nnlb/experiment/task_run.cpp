@@ -54,7 +54,7 @@ bool is_task_algorithm(const std::string& algorithm) { return algorithm == "dd" 
 std::string task_topology(const Scenario& s) {
   for (const char* key : {"topology", "load.init", "load.mode", "platform.latency", "platform.preset"})
     require(s.is_default(key), s, key, "does not apply to task scheduling (the cores are tasks.cores, the work tasks.init, the links' latency tasks.latency)");
-  require(s.text("engine") != "sync", s, "engine", "task scheduling needs time: engine = \"des\" (or \"mpi\" under mpirun)");
+  require(s.text("engine") == "des" || s.text("engine") == "mpi", s, "engine", "task scheduling needs time: engine = \"des\" (or \"mpi\" under mpirun)");
   require(s.text("agent") == "auto", s, "agent", "task scheduling runs its own node programs: leave agent = \"auto\"");
   const std::int64_t cores = s.integer("tasks.cores");
   require(cores >= 2 && cores <= max_cores, s, "tasks.cores", "must be in 2 .. " + std::to_string(max_cores));
@@ -116,27 +116,15 @@ void prepare_tasks(const Scenario& s, PreparedRun& p, std::uint64_t seed) {
 
 RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engine_seed) {
   const InitialState initial{p.initial, p.items};
-  if (s.text("engine") == "mpi") {
-    EngineRun r{p.topology, *p.policy.program, LoadMode::real, initial, p.platform};
-    r.work_scale = s.number("mpi.work_scale");
-    r.time_limit = s.is_default("stop.time") ? horizon(s, p) * std::max(1.0, r.work_scale) + 60 : s.number("stop.time");
-    r.seed = engine_seed;
-    r.record_final_load = s.boolean("output.final_load");
-    r.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
-    return run_registered(s, r);
-  }
-  DesOptions o;
-  o.stop_when_balanced = false;
+  EngineRun r = engine_run(s, p, *p.policy.program, initial, engine_seed);
+  r.mode = LoadMode::real;
+  const double scale = s.text("engine") == "mpi" ? r.work_scale : 1.0;  // real seconds per second of work
   // Unless stop.time says otherwise, a horizon no schedule can need: every task one after the
   // other on the slowest core at the background's least share, plus a request's latency and the
-  // master's service time for each task and core.
-  o.time_limit = s.is_default("stop.time") ? horizon(s, p) : s.number("stop.time");
-  const double period = s.number("des.sample_period");
-  o.sample_period = period > 0 ? period : std::max(lower_bound(p) / 20, 1e-3);  // about 20 samples
-  o.record_series = s.integer("output.series_every") > 0;
-  o.record_final_load = s.boolean("output.final_load");
-  o.seed = engine_seed;
-  return run_des(p.topology, *p.policy.program, LoadMode::real, initial, p.platform, o);
+  // master's service time for each task and core (and a minute on real ranks).
+  if (s.is_default("stop.time")) r.time_limit = s.text("engine") == "mpi" ? horizon(s, p) * std::max(1.0, scale) + 60 : horizon(s, p);
+  if (r.sample_period == 0) r.sample_period = std::max(lower_bound(p) * scale / 20, 1e-3);  // about 20 samples
+  return run_engine(s, s.text("engine"), r);
 }
 
 json task_summary(const PreparedRun& p, const RunSummary& summary, double time_scale) {

@@ -227,7 +227,7 @@ class MpiRun {
     ++sent_;
     ++messages_[static_cast<std::size_t>(channel)];
     const bool carries = cargo.load > 0 || !items.empty();
-    if (carries && r_.drop_every > 0 && ++carrying_ % r_.drop_every == 0) {
+    if (carries && r_.faults.drop_every > 0 && ++carrying_ % r_.faults.drop_every == 0) {
       ++lost_;  // fault injection: lost on the wire
       return;
     }

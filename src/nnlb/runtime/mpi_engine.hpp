@@ -18,7 +18,7 @@
 // empty one.
 #include <mpi.h>
 
-#include "nnlb/engine/external.hpp"
+#include "nnlb/engine/registry.hpp"
 
 namespace nnlb {
 

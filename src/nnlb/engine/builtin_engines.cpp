@@ -1,0 +1,84 @@
+// The built-in engines, one entry each: what they provide, the engine-specific keys they honour,
+// and for the program engines the runner that takes the one run description.
+#include <vector>
+
+#include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/registry.hpp"
+#include "nnlb/engine/sync/rounds_engine.hpp"
+
+namespace nnlb {
+
+namespace {
+
+RunResult run_des_engine(const EngineRun& r) {
+  DesOptions o;
+  o.band = r.band;
+  o.time_limit = r.time_limit;
+  if (r.sample_period > 0) o.sample_period = r.sample_period;
+  o.stop_when_balanced = r.stop_when_balanced;
+  o.stall = r.stall;
+  o.spread = r.spread;
+  o.stop_on_detection = r.stop_on_detection;
+  o.record_series = r.series_every > 0;
+  o.record_load_history = r.record_load_history;
+  o.record_final_load = r.record_final_load;
+  o.seed = r.seed;
+  o.separate_control = r.separate_control;
+  o.faults = r.faults;
+  return run_des(r.topology, r.program, r.mode, r.initial, r.platform, o, r.coloring);
+}
+
+RunResult run_rounds_engine(const EngineRun& r) {
+  RoundsOptions o;
+  o.max_rounds = r.max_rounds;
+  o.stop_when_balanced = r.stop_when_balanced;
+  o.band = r.band;
+  o.stop_on_detection = r.stop_on_detection;
+  o.seed = r.seed;
+  o.series_every = r.series_every;
+  o.record_final_load = r.record_final_load;
+  o.faults = r.faults;
+  return run_rounds(r.topology, r.program, r.mode, r.initial, r.platform, o, r.coloring);
+}
+
+}  // namespace
+
+void register_builtin_engines(std::vector<EngineEntry>& registry) {
+  registry.push_back({.name = "sync",
+                      .summary = "synchronous rounds, one-port/all-port step accounting, fused kernels (Xu et al. 1995)",
+                      .time = TimeModel::rounds,
+                      .runs_programs = false,
+                      .default_time_limit = 0,
+                      .honours = {"port", "de.sweep_cost", "invocation", "threshold.", "workload.", "stop.steps", "stop.imbalance",
+                                  "stop.quiescent", "stop.spread", "output.load_history", "output.series_every"}});
+  registry.push_back({.name = "rounds",
+                      .summary = "node programs in lock-step rounds, a message read one round later",
+                      .time = TimeModel::rounds,
+                      .items = true,
+                      .default_time_limit = 0,
+                      .honours = {"stop.steps", "stop.band", "output.series_every"},
+                      .run = run_rounds_engine});
+  registry.push_back({.name = "des",
+                      .summary = "discrete events in simulated seconds, links with latency and bandwidth (the built-in simulator)",
+                      .time = TimeModel::simulated_seconds,
+                      .items = true,
+                      .honours = {"des.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
+                                  "output.series_every", "tasks.latency", "tasks.background"},
+                      .run = run_des_engine});
+  registry.push_back({.name = "p2p",
+                      .summary = "loosely-synchronous jobs on a changing P2P host network, in time units (Douglas & Harwood)",
+                      .time = TimeModel::time_units,
+                      .runs_programs = false,
+                      .items = true,
+                      .honours = {"p2p.", "churn.", "guest.", "stop.time"}});
+  // Real ranks under mpirun: the runtime attaches its runner when it can run (src/cli/main.cpp).
+  registry.push_back({.name = "mpi",
+                      .summary = "real ranks under mpirun -np P, one rank per node, wall-clock seconds",
+                      .time = TimeModel::wall_seconds,
+                      .items = true,
+                      .default_time_limit = 600,
+                      .honours = {"des.", "stop.band", "stop.time", "stop.stall", "mpi."},
+                      .except = {"des.separate_control"}});
+}
+
+}  // namespace nnlb

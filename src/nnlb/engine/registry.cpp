@@ -1,0 +1,63 @@
+#include "nnlb/engine/registry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace nnlb {
+
+void register_builtin_engines(std::vector<EngineEntry>& registry);  // builtin_engines.cpp
+
+namespace {
+
+std::vector<EngineEntry>& registry() {
+  static std::vector<EngineEntry> entries = [] {
+    std::vector<EngineEntry> e;
+    register_builtin_engines(e);
+    return e;
+  }();
+  return entries;
+}
+
+bool names(std::string_view entry, std::string_view key) {
+  return entry.ends_with('.') ? key.starts_with(entry) : key == entry;
+}
+
+}  // namespace
+
+bool EngineEntry::honours_key(std::string_view key) const {
+  const auto match = [&](const std::string& e) { return names(e, key); };
+  return std::any_of(honours.begin(), honours.end(), match) && std::none_of(except.begin(), except.end(), match);
+}
+
+void register_engine(EngineEntry entry) {
+  auto& r = registry();
+  const auto same = std::find_if(r.begin(), r.end(), [&](const EngineEntry& e) { return e.name == entry.name; });
+  if (same != r.end()) throw std::logic_error("engine '" + entry.name + "' is registered twice");
+  r.push_back(std::move(entry));
+}
+
+void attach_runner(std::string_view name, std::function<RunResult(const EngineRun&)> run) {
+  for (EngineEntry& e : registry())
+    if (e.name == name) {
+      e.run = std::move(run);
+      return;
+    }
+  throw std::logic_error("no engine '" + std::string(name) + "' to attach a runner to");
+}
+
+const EngineEntry* find_engine(std::string_view name) {
+  for (const EngineEntry& e : registry())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+const std::vector<EngineEntry>& engines() { return registry(); }
+
+bool engine_specific(std::string_view key) {
+  for (const EngineEntry& e : registry())
+    for (const std::string& h : e.honours)
+      if (names(h, key)) return true;
+  return false;
+}
+
+}  // namespace nnlb

@@ -1,0 +1,78 @@
+#pragma once
+// Engines by name: one run description (EngineRun) and one registry of what each engine provides
+// and which engine-specific scenario keys it honours. An engine that runs node programs has a
+// runner taking an EngineRun; the built-in engines are registered in engine/builtin_engines.cpp
+// (one entry each), and a runtime attaches its runner when it can run (the MPI runtime when
+// mpirun launched nnlb). The experiment layer drives sync's and p2p's own loops itself; their
+// entries say what they honour.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/initial_state.hpp"
+#include "nnlb/engine/core/result.hpp"
+#include "nnlb/model/edge_coloring.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/model/platform.hpp"
+#include "nnlb/model/topology.hpp"
+#include "nnlb/node/agent.hpp"
+
+namespace nnlb {
+
+// A run of a node program on a program engine, whatever the engine.
+struct EngineRun {
+  const Topology& topology;
+  const Program& program;
+  LoadMode mode;
+  const InitialState& initial;
+  const Platform& platform;
+  double time_limit = 1e4;          // seconds (simulated, or wall-clock on real ranks)
+  std::uint64_t max_rounds = 10000;  // engines that count rounds
+  double band = 0.01;               // balanced: every node within band x its share (core/balance.hpp)
+  bool stop_when_balanced = false;  // stop once every node is in the band (static load only)
+  double stall = 0;                 // with stop_when_balanced: "stalled" after this many seconds without movement; 0: never
+  std::optional<double> spread;     // stop when max - min <= spread (at a sample)
+  bool stop_on_detection = false;   // stop when a node reports detected termination
+  double sample_period = 0;         // the series every this many seconds; 0: the engine's default
+  std::uint64_t series_every = 1;   // a row every k rounds (rounds); any k > 0 keeps every sample (timed engines); 0: first and last only
+  bool record_load_history = false;
+  bool record_final_load = false;
+  bool separate_control = false;    // control messages on a lane of their own (des)
+  double work_scale = 1;            // real seconds per second of an item's work (Context::execute, real ranks)
+  std::uint64_t seed = 1;
+  FaultInjection faults;            // tests: lose, double or alter load-carrying messages
+  const EdgeColoring* coloring = nullptr;  // dimension exchange pairs by it (NeighborInfo::color)
+};
+
+// How an engine counts time.
+enum class TimeModel { rounds, simulated_seconds, wall_seconds, time_units };
+
+struct EngineEntry {
+  std::string name;
+  std::string summary;
+  TimeModel time = TimeModel::simulated_seconds;
+  bool runs_programs = true;  // node programs through a Context (else its own loop over policies)
+  bool items = false;         // items with identities, Context::execute
+  double default_time_limit = 1e4;
+  // Engine-specific scenario keys it honours: a key name, or a family ending in '.' ("des.").
+  std::vector<std::string> honours;
+  // Keys of an honoured family it does not honour.
+  std::vector<std::string> except;
+  std::function<RunResult(const EngineRun&)> run;  // null: driven by the experiment layer, or not available here
+
+  bool honours_key(std::string_view key) const;
+};
+
+void register_engine(EngineEntry entry);
+// Gives a registered engine its runner (a runtime that can run here).
+void attach_runner(std::string_view name, std::function<RunResult(const EngineRun&)> run);
+const EngineEntry* find_engine(std::string_view name);
+const std::vector<EngineEntry>& engines();  // in registration order
+// Whether some engine names `key` as engine-specific.
+bool engine_specific(std::string_view key);
+
+}  // namespace nnlb
