@@ -380,6 +380,47 @@ TEST(AgentLayer, RoundBalancerGivesTheSynchronousEnginesLoads) {
     }
 }
 
+TEST(AgentLayer, RoundBalancerOnDesGivesTheRoundsEnginesLoadsBitForBit) {
+  // A synchronous step decides on w_i(t) whatever the timing: on des, transfers of sizes that
+  // differ (1250 bytes per unit, 1 Mb/s links) make nodes end steps at different times, and a
+  // neighbour that decided first may send step t's transfer before this node has every report
+  // of step t; it must wait. The same loads as in lock-step rounds: integer loads bit for bit,
+  // real ones to rounding (a node adds its transfers in the order they arrive); on links that
+  // keep arrivals in sender order (equal sizes and latencies), bit for bit too.
+  const Platform slow{{1e9}, {1e-3}, {1.25e5}};
+  for (const char* spec : {"ring:7", "mesh:4x3", "random-regular:12,3", "star:6"})
+    for (const char* algorithm : {"fos", "sos"})
+      for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
+        const Topology t = make_topology(spec, 2);
+        const BuiltPolicy built = policy(algorithm, t);
+        const auto w0 = make_initial_load("uniform:0,1000", t.graph.num_nodes(), mode, 5);
+        const RoundBalancer program(*built.policy, {.steps = 12, .control_bytes = 64, .bytes_per_unit = 1250});
+        RoundsOptions ro;
+        ro.record_final_load = true;
+        const RunResult rounds = run_rounds(t, program, mode, loads(w0), slow, ro);
+        DesOptions o;
+        o.time_limit = 1e5;
+        o.stop_when_balanced = false;
+        o.record_final_load = true;
+        const RunResult des = run_des(t, program, mode, loads(w0), slow, o);
+        ASSERT_EQ(des.final_load.size(), rounds.final_load.size());
+        for (std::size_t i = 0; i < des.final_load.size(); ++i) {
+          if (mode == LoadMode::integer) EXPECT_EQ(des.final_load[i], rounds.final_load[i]) << spec << " " << algorithm << " node " << i;
+          else EXPECT_NEAR(des.final_load[i], rounds.final_load[i], 1e-12 * 1000 * des.final_load.size()) << spec << " " << algorithm;
+        }
+      }
+  const Topology t = make_topology("torus:4x4", 1);
+  const BuiltPolicy built = policy("fos", t);
+  const RoundBalancer program(*built.policy, {.steps = 20});
+  const InitialState w0 = loads(make_initial_load("uniform:0,1000", 16, LoadMode::real, 6));
+  RoundsOptions ro;
+  ro.record_final_load = true;
+  DesOptions o;
+  o.stop_when_balanced = false;
+  o.record_final_load = true;
+  EXPECT_EQ(run_des(t, program, LoadMode::real, w0, platform, o).final_load, run_rounds(t, program, LoadMode::real, w0, platform, ro).final_load);
+}
+
 TEST(AgentLayer, AsyncBalancerRefusesWhatItCannotGive) {
   const Topology t = make_topology("ring:8", 1);
   EXPECT_THROW(AsyncBalancer(*policy("sos", t).policy, {}), InputError);           // no synchronous net flow

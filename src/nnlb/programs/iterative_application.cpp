@@ -6,8 +6,8 @@
 
 #include "nnlb/policy/relative_speed.hpp"
 #include "nnlb/policy/shaker.hpp"
+#include "nnlb/programs/step_exchange.hpp"
 #include "nnlb/protocol/relative_speed_negotiation.hpp"
-#include "nnlb/protocol/tags.hpp"
 #include "nnlb/protocol/tree_detection.hpp"
 
 namespace nnlb {
@@ -23,55 +23,31 @@ double exchange_cost(double l, double latency, double bandwidth, double bytes_pe
 
 namespace {
 
-enum Tag : std::uint32_t { report_tag, transfer_tag };
 enum Timer : std::uint32_t { computed, sent_after_pre, integrated_after_post };
-
-struct Edge {
-  double reported = 0;          // the neighbour's load in its latest report
-  std::uint64_t reports = 0, transfers = 0;
-  double sent = 0, received = 0;  // in the current step
-  double stuck = 0;               // U_ij of the shaker
-};
 
 class IterativeAgent final : public Agent {
  public:
   explicit IterativeAgent(const IterativeApplicationOptions& opt) : opt_(opt), negotiation_(opt.mr_self), k_(opt.k0) {}
 
   void start(Context& ctx) override {
-    edges_.assign(ctx.degree(), Edge{});
+    exchange_.start(ctx.degree());
+    sent_.assign(ctx.degree(), 0.0);
+    stuck_.assign(ctx.degree(), 0.0);
     negotiation_.start(ctx);
     if (opt_.detection) detection_.start(ctx, dynamic());
     if (set_up()) begin_iteration(ctx);
   }
 
+  // The step's reports and transfers go to the exchange (which keeps a transfer of step t
+  // waiting until this node has decided on w_i(t), Eq. 3); the set-up protocols' messages here.
   void arrived(Context& ctx, Channel channel) override {
-    // Eq. 3: step t decides on w_i(t). A neighbour that decided first may send its transfer of
-    // step t while this node still waits for reports; it waits in the data channel (its load not
-    // yet this node's) until this node has decided.
-    if (channel == Channel::data && phase_ != Phase::pre && phase_ != Phase::transfers) return;
-    read(ctx, channel);
-    advance(ctx);
-  }
-
-  void read(Context& ctx, Channel channel) {
-    for (const Message& m : ctx.take(channel)) {
-      if (m.tag >= protocol_tags::first_protocol_tag) {
-        const bool was_set_up = set_up();
-        if (negotiation_.handles(m)) negotiation_.receive(ctx, m);
-        else if (opt_.detection && detection_.handles(m)) detection_.receive(ctx, m);
-        if (!was_set_up && set_up()) begin_iteration(ctx);
-        continue;
-      }
-      if (m.port == no_port) continue;
-      Edge& e = edges_[m.port];
-      if (m.tag == report_tag) {
-        e.reported = m.value[0];
-        ++e.reports;
-      } else {
-        e.received += m.load;
-        ++e.transfers;
-      }
-    }
+    const bool was_set_up = set_up();
+    exchange_.arrived(ctx, channel, [&](const Message& m) {
+      if (negotiation_.handles(m)) negotiation_.receive(ctx, m);
+      else if (opt_.detection && detection_.handles(m)) detection_.receive(ctx, m);
+    });
+    if (!was_set_up && set_up()) begin_iteration(ctx);
+    else advance(ctx);
   }
 
   void timer(Context& ctx, std::uint32_t tag) override {
@@ -102,7 +78,7 @@ class IterativeAgent final : public Agent {
   bool balances_now() const {
     if (iteration_ != next_balance_) return false;
     const auto stop = detection_.stop_step();
-    return !stop || static_cast<std::int64_t>(step_) < *stop;
+    return !stop || static_cast<std::int64_t>(exchange_.step()) < *stop;
   }
 
   // Iterations until the next balancing step, after step t: lb_every, or under a dynamic load
@@ -127,17 +103,13 @@ class IterativeAgent final : public Agent {
       return;
     }
     phase_ = Phase::reports;  // getWj
-    for (Port p = 0; p < edges_.size(); ++p) ctx.send(p, Channel::control, report_tag, {ctx.load(), 0, 0}, opt_.control_bytes);
+    exchange_.report(ctx, opt_.control_bytes);
     advance(ctx);
   }
 
-  bool all(std::uint64_t Edge::*counter) const {
-    return std::all_of(edges_.begin(), edges_.end(), [&](const Edge& e) { return e.*counter >= step_ + 1; });
-  }
-
   void advance(Context& ctx) {
-    if (phase_ == Phase::reports && all(&Edge::reports)) decide(ctx);
-    if (phase_ == Phase::transfers && all(&Edge::transfers)) end_step(ctx);
+    if (phase_ == Phase::reports && exchange_.reports_in()) decide(ctx);
+    if (phase_ == Phase::transfers && exchange_.transfers_in()) end_step(ctx);
   }
 
   // computeLij: M_r flows, filtered by cost/benefit; the shaker where nothing moves.
@@ -145,20 +117,20 @@ class IterativeAgent final : public Agent {
     const double wi = ctx.load(), ci = ctx.speed();
     const auto info = ctx.neighbors();
     double total = 0;
-    for (Port p = 0; p < edges_.size(); ++p) {
-      Edge& e = edges_[p];
-      const double wj = e.reported, cj = info[p].speed;
+    for (Port p = 0; p < sent_.size(); ++p) {
+      const double wj = exchange_.reported(p), cj = info[p].speed;
       double l = std::max(0.0, mr_flow(negotiation_.out()[p], negotiation_.in()[p], wi, wj));
       if (ctx.integer_load()) l = std::floor(l);
       if (l > 0 && opt_.cost_benefit != CostBenefit::off &&
           !(exchange_cost(l, info[p].latency, info[p].bandwidth, opt_.bytes_per_unit, opt_.pre_cost, opt_.post_cost) <
             k_ * exchange_benefit(wi, ci, wj, cj, l, opt_.work_per_unit)))
         l = 0;
-      if (opt_.shaker.kappa > 0) l = std::max(l, shaker_step(opt_.shaker, e.stuck, l > 0, wi - total, ci, wj, cj, ctx.rng()));
+      if (opt_.shaker.kappa > 0) l = std::max(l, shaker_step(opt_.shaker, stuck_[p], l > 0, wi - total, ci, wj, cj, ctx.rng()));
       l = std::min(l, wi - total);
-      e.sent = l;
+      sent_[p] = l;
       total += l;
     }
+    exchange_.decide(ctx, sent_);
     if (opt_.cost_benefit == CostBenefit::decreasing || opt_.cost_benefit == CostBenefit::adaptive) k_ = std::max(0.0, k_ - 1);
     phase_ = Phase::pre;
     if (total > 0 && opt_.pre_cost > 0) ctx.set_timer(opt_.pre_cost * total, sent_after_pre);
@@ -167,27 +139,18 @@ class IterativeAgent final : public Agent {
 
   // sendRecvLoad: one message per edge, so that the neighbour knows the step is complete.
   void send_transfers(Context& ctx) {
-    for (Port p = 0; p < edges_.size(); ++p)
-      ctx.send(p, Channel::data, transfer_tag, {}, edges_[p].sent > 0 ? edges_[p].sent * opt_.bytes_per_unit : opt_.control_bytes,
-               {.load = edges_[p].sent});
+    exchange_.send(ctx, opt_.bytes_per_unit, opt_.control_bytes);
     phase_ = Phase::transfers;
-    read(ctx, Channel::data);  // this step's transfers that came before the decision
   }
 
   void end_step(Context& ctx) {
-    double received = 0;
-    bool exchanged = false;
-    for (Edge& e : edges_) {
-      received += e.received;
-      exchanged = exchanged || e.sent > 0 || e.received > 0;
-      e.sent = e.received = 0;
-    }
-    if (exchanged) last_exchange_ = static_cast<std::int64_t>(step_);
-    if (opt_.detection) detection_.after_step(ctx, static_cast<std::int64_t>(step_), last_exchange_);  // LBDetecConv
-    next_balance_ = iteration_ + interval_after(static_cast<std::int64_t>(step_));
-    ++step_;
+    const auto t = static_cast<std::int64_t>(exchange_.step());
+    const StepExchange::Moved moved = exchange_.end();
+    if (moved.any) last_exchange_ = t;
+    if (opt_.detection) detection_.after_step(ctx, t, last_exchange_);  // LBDetecConv
+    next_balance_ = iteration_ + interval_after(t);
     phase_ = Phase::post;
-    if (received > 0 && opt_.post_cost > 0) ctx.set_timer(opt_.post_cost * received, integrated_after_post);
+    if (moved.received > 0 && opt_.post_cost > 0) ctx.set_timer(opt_.post_cost * moved.received, integrated_after_post);
     else compute(ctx);
   }
 
@@ -213,9 +176,11 @@ class IterativeAgent final : public Agent {
   const IterativeApplicationOptions& opt_;
   RelativeSpeedNegotiation negotiation_;
   SpanningTreeDetection detection_;
-  std::vector<Edge> edges_;
+  StepExchange exchange_;
+  std::vector<double> sent_;   // per port, in the current step
+  std::vector<double> stuck_;  // per port: the shaker's U_ij
   Phase phase_ = Phase::setup;
-  std::uint64_t iteration_ = 0, step_ = 0, next_balance_ = 0;
+  std::uint64_t iteration_ = 0, next_balance_ = 0;
   std::int64_t last_exchange_ = -1;
   double k_, iteration_start_ = 0, last_balanced_time_ = -1, last_plain_time_ = -1;
   bool balanced_iteration_ = false;
