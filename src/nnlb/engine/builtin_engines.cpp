@@ -55,6 +55,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .summary = "node programs in lock-step rounds, a message read one round later",
                       .time = TimeModel::rounds,
                       .items = true,
+                      .provides = program_capabilities,
                       .default_time_limit = 0,
                       .honours = {"stop.steps", "stop.band", "output.series_every"},
                       .run = run_rounds_engine});
@@ -62,6 +63,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .summary = "discrete events in simulated seconds, links with latency and bandwidth (the built-in simulator)",
                       .time = TimeModel::simulated_seconds,
                       .items = true,
+                      .provides = program_capabilities,
                       .honours = {"des.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "tasks.latency", "tasks.background"},
                       .run = run_des_engine});
@@ -76,6 +78,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .summary = "real ranks under mpirun -np P, one rank per node, wall-clock seconds",
                       .time = TimeModel::wall_seconds,
                       .items = true,
+                      .provides = program_capabilities,
                       .default_time_limit = 600,
                       .honours = {"des.", "stop.band", "stop.time", "stop.stall", "mpi."},
                       .except = {"des.separate_control"}});

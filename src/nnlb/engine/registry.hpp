@@ -51,12 +51,26 @@ struct EngineRun {
 // How an engine counts time.
 enum class TimeModel { rounds, simulated_seconds, wall_seconds, time_units };
 
+// The Context operations an engine provides to node programs; the conformance tests
+// (tests/conformance.cpp) check each one on every engine that declares it.
+enum Capability : std::uint32_t {
+  messages = 1u << 0,   // send with load as cargo, take, per-link first-in-first-out order, send_each
+  items = 1u << 1,      // items with identities carried by messages
+  execute = 1u << 2,    // Context::execute: an item's work at the node's speed, completed once
+  timers = 1u << 3,     // set_timer, in order of time
+  add_load = 1u << 4,   // the nodes' own work creates and consumes load
+  notes = 1u << 5,      // Context::note in the record
+  detection = 1u << 6,  // detected_termination and finished in the record
+};
+inline constexpr std::uint32_t program_capabilities = messages | items | execute | timers | add_load | notes | detection;
+
 struct EngineEntry {
   std::string name;
   std::string summary;
   TimeModel time = TimeModel::simulated_seconds;
   bool runs_programs = true;  // node programs through a Context (else its own loop over policies)
   bool items = false;         // items with identities, Context::execute
+  std::uint32_t provides = 0; // Capability bits: what its Context offers node programs
   double default_time_limit = 1e4;
   // Engine-specific scenario keys it honours: a key name, or a family ending in '.' ("des.").
   std::vector<std::string> honours;

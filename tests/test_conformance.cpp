@@ -1,0 +1,257 @@
+// Conformance: one test per Context operation, run on every engine that declares it
+// (engine/registry.hpp, Capability) and has a runner in this process: des, rounds and the toy
+// engine of toy_engine.cpp, which shows what an engine is. Each test drives a small node program,
+// records what the nodes observed, and checks it and the record against what the operation
+// promises (node/context.hpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "nnlb/engine/registry.hpp"
+#include "nnlb/model/topology.hpp"
+
+namespace nnlb {
+namespace {
+
+const Platform platform{{1e9}, {1e-4}, {1e6}};
+
+// Every engine that can run node programs here and declares `capability`.
+std::vector<const EngineEntry*> engines_with(std::uint32_t capability) {
+  std::vector<const EngineEntry*> out;
+  for (const EngineEntry& e : engines())
+    if (e.runs_programs && e.run && (e.provides & capability) == capability) out.push_back(&e);
+  return out;
+}
+
+RunResult run_on(const EngineEntry& e, const Topology& t, const Program& p, const InitialState& init, bool until_balanced = false) {
+  EngineRun r{t, p, LoadMode::real, init, platform};
+  r.time_limit = 1e4;
+  r.max_rounds = 2000;
+  r.sample_period = 0.5;
+  r.record_final_load = true;
+  r.stop_when_balanced = until_balanced;
+  return e.run(r);
+}
+
+// A program from one lambda per handler; what the nodes observed goes to `log`.
+struct Log {
+  std::map<NodeId, std::vector<double>> values;  // per receiving node, in the order observed
+  std::map<NodeId, std::vector<std::uint64_t>> ids;
+  std::vector<std::uint32_t> fired;
+  std::vector<double> fired_at;
+};
+
+struct Scripted final : Program {
+  using Start = std::function<void(Context&, Log&)>;
+  using Arrived = std::function<void(Context&, Channel, Log&)>;
+  using Timer = std::function<void(Context&, std::uint32_t, Log&)>;
+  Start on_start;
+  Arrived on_arrived = [](Context& ctx, Channel ch, Log& log) {
+    for (const Message& m : ctx.take(ch)) log.values[ctx.self()].push_back(m.value[0]);
+    for (const Item& it : ctx.taken_items()) log.ids[ctx.self()].push_back(it.id);
+  };
+  Timer on_timer = [](Context&, std::uint32_t, Log&) {};
+  bool needs_items = false;
+  std::shared_ptr<Log> log = std::make_shared<Log>();
+
+  std::string name() const override { return "scripted"; }
+  ProgramNeeds needs() const override { return {.items = needs_items}; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override {
+    struct A final : Agent {
+      const Scripted& p;
+      explicit A(const Scripted& s) : p(s) {}
+      void start(Context& ctx) override {
+        if (p.on_start) p.on_start(ctx, *p.log);
+      }
+      void arrived(Context& ctx, Channel ch) override { p.on_arrived(ctx, ch, *p.log); }
+      void timer(Context& ctx, std::uint32_t tag) override { p.on_timer(ctx, tag, *p.log); }
+    };
+    return std::make_unique<A>(*this);
+  }
+};
+
+TEST(Conformance, MessagesOfALinkArriveInOrderWithTheirCargo) {
+  const auto engines = engines_with(Capability::messages);
+  ASSERT_GE(engines.size(), 3u);
+  for (const EngineEntry* e : engines) {
+    SCOPED_TRACE(e->name);
+    // Node 0 sends 20 data messages to node 1, of sizes that differ (a bandwidth-sharing network
+    // would let the small ones overtake), each with one unit of load, and one report to each
+    // neighbour with send_each.
+    Scripted p;
+    p.on_start = [](Context& ctx, Log&) {
+      if (ctx.self() != 0) return;
+      for (int k = 0; k < 20; ++k) ctx.send(0, Channel::data, 1, {static_cast<double>(k), 0, 0}, k % 2 ? 1e6 : 0, {.load = 1});
+      std::vector<std::array<double, 3>> each(ctx.degree(), {100, 0, 0});
+      ctx.send_each(Channel::control, 2, each, 64);
+    };
+    const Topology t = make_topology("line:2", 1);
+    const RunResult r = run_on(*e, t, p, {{50, 0}, {}});
+    std::vector<double> expected(20);
+    std::iota(expected.begin(), expected.end(), 0.0);
+    expected.push_back(100);  // the control report: another channel, order against data not promised
+    std::vector<double> got = p.log->values[1];
+    ASSERT_EQ(got.size(), 21u);
+    const auto report = std::find(got.begin(), got.end(), 100.0);
+    ASSERT_NE(report, got.end());
+    got.erase(report);
+    expected.pop_back();
+    EXPECT_EQ(got, expected);  // first in, first out on the link
+    EXPECT_EQ(r.final_load, (std::vector<double>{30, 20}));
+    EXPECT_EQ(r.summary.load_moved, 20);
+    EXPECT_EQ(r.summary.initial_total, 50);
+    EXPECT_EQ(r.summary.final_total, 50);
+  }
+}
+
+TEST(Conformance, ALostMessageIsCaughtByTheRecount) {
+  for (const EngineEntry* e : engines_with(Capability::messages)) {
+    SCOPED_TRACE(e->name);
+    Scripted p;
+    p.on_start = [](Context& ctx, Log&) {
+      if (ctx.self() == 0) ctx.send(0, Channel::data, 1, {}, 0, {.load = 5});
+    };
+    const Topology t = make_topology("line:2", 1);
+    const InitialState init{{10, 0}, {}};
+    EngineRun r{t, p, LoadMode::real, init, platform};
+    r.faults.drop_every = 1;
+    EXPECT_THROW(e->run(r), ConservationError);
+  }
+}
+
+TEST(Conformance, ItemsTravelWithTheirIdentitiesAndWeights) {
+  for (const EngineEntry* e : engines_with(Capability::messages | Capability::items)) {
+    SCOPED_TRACE(e->name);
+    Scripted p;
+    p.needs_items = true;
+    p.on_start = [](Context& ctx, Log&) {
+      if (ctx.self() != 0) return;
+      while (!ctx.items().empty()) {
+        const std::uint32_t first[] = {0};
+        ctx.send(0, Channel::data, 1, {}, 0, {.items = first});
+      }
+    };
+    InitialState init{{0, 0}, {{{100, 1, 8}, {101, 2, 8}, {102, 3, 8}}, {}}};
+    const RunResult r = run_on(*e, make_topology("line:2", 1), p, init);
+    std::vector<std::uint64_t> ids = p.log->ids[1];
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(ids, (std::vector<std::uint64_t>{100, 101, 102}));
+    EXPECT_EQ(r.final_load, (std::vector<double>{0, 6}));  // item weights count as load
+    EXPECT_EQ(r.summary.initial_total, 6);
+    EXPECT_EQ(r.summary.final_total, 6);
+    EXPECT_EQ(r.summary.load_moved, 6);
+  }
+}
+
+TEST(Conformance, TimersFireInOrderOfTimeNotOfSetting) {
+  for (const EngineEntry* e : engines_with(Capability::timers)) {
+    SCOPED_TRACE(e->name);
+    Scripted p;
+    p.on_start = [](Context& ctx, Log&) {
+      if (ctx.self() != 0) return;
+      ctx.set_timer(30, 3);
+      ctx.set_timer(10, 1);
+      ctx.set_timer(20, 2);
+    };
+    p.on_timer = [](Context& ctx, std::uint32_t tag, Log& log) {
+      log.fired.push_back(tag);
+      log.fired_at.push_back(ctx.now());
+    };
+    const RunResult r = run_on(*e, make_topology("line:2", 1), p, {{1, 1}, {}});
+    EXPECT_EQ(p.log->fired, (std::vector<std::uint32_t>{1, 2, 3}));
+    ASSERT_EQ(p.log->fired_at.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_GE(p.log->fired_at[k], 10.0 * (k + 1));
+    EXPECT_EQ(r.summary.stop_reason, StopReason::quiet);
+  }
+}
+
+TEST(Conformance, ExecutedItemsCompleteOnceAtTheNodesSpeed) {
+  for (const EngineEntry* e : engines_with(Capability::execute)) {
+    SCOPED_TRACE(e->name);
+    // Node 0 executes its three items one after the other (reference speed: 1 s of work each).
+    Scripted p;
+    p.needs_items = true;
+    p.on_start = [](Context& ctx, Log&) {
+      if (ctx.self() == 0) ctx.execute(0, 7);
+      else ctx.finished();
+    };
+    p.on_timer = [](Context& ctx, std::uint32_t tag, Log& log) {
+      log.fired.push_back(tag);
+      log.fired_at.push_back(ctx.now());
+      if (!ctx.items().empty()) ctx.execute(0, 7);
+      else ctx.finished();
+    };
+    InitialState init{{0, 0}, {{{1, 4, 0}, {2, 4, 0}, {3, 4, 0}}, {}}};
+    const RunResult r = run_on(*e, make_topology("line:2", 1), p, init);
+    ASSERT_TRUE(r.summary.work);
+    EXPECT_EQ(r.summary.work->completed, 3u);
+    EXPECT_EQ(p.log->fired, (std::vector<std::uint32_t>{7, 7, 7}));
+    ASSERT_EQ(p.log->fired_at.size(), 3u);
+    EXPECT_GE(p.log->fired_at[2], 3 * 4 * reference_speed / platform.node_speed(0) - 1e-9);  // one at a time
+    EXPECT_EQ(r.summary.final_total, 0);  // completed items no longer count
+    EXPECT_EQ(r.summary.initial_total, 12);
+    EXPECT_EQ(r.summary.stop_reason, StopReason::finished);
+  }
+}
+
+TEST(Conformance, AddedLoadIsBookedAndRecounted) {
+  for (const EngineEntry* e : engines_with(Capability::add_load)) {
+    SCOPED_TRACE(e->name);
+    Scripted p;
+    p.on_start = [](Context& ctx, Log&) {
+      ctx.add_load(5);
+      ctx.add_load(-2);
+      ctx.send(0, Channel::data, 1, {}, 0, {.load = 1});
+    };
+    const RunResult r = run_on(*e, make_topology("ring:3", 1), p, {{10, 10, 10}, {}});
+    EXPECT_EQ(r.summary.initial_total, 39);  // what the nodes added at start counts from the start
+    EXPECT_EQ(r.summary.final_total, 39);
+    EXPECT_EQ(r.final_load, (std::vector<double>{14, 13, 12}));  // port 0 of ring:3: 0 -> 1, 1 -> 0, 2 -> 0
+    EXPECT_EQ(r.summary.max_conservation_error, 0);
+  }
+}
+
+TEST(Conformance, NotesDetectionAndTheEndOfEveryProgramReachTheRecord) {
+  for (const EngineEntry* e : engines_with(Capability::notes | Capability::detection)) {
+    SCOPED_TRACE(e->name);
+    Scripted p;
+    p.on_start = [](Context& ctx, Log&) {
+      ctx.note("phase", 1);
+      ctx.note("phase", 2);  // a later note of the same name replaces it
+      if (ctx.self() == 2) ctx.detected_termination();
+      ctx.set_timer(5, 0);
+    };
+    p.on_timer = [](Context& ctx, std::uint32_t, Log&) { ctx.finished(); };
+    const RunResult r = run_on(*e, make_topology("ring:3", 1), p, {{1, 1, 1}, {}});
+    EXPECT_EQ(r.summary.notes.at("phase"), 2);
+    ASSERT_TRUE(r.summary.detected_at);
+    EXPECT_EQ(*r.summary.detected_at, 0);
+    ASSERT_TRUE(r.summary.finished_at);
+    EXPECT_GE(*r.summary.finished_at, 5);
+    EXPECT_EQ(r.summary.stop_reason, StopReason::finished);
+  }
+}
+
+TEST(Conformance, ABalancedRunStopsByItselfWithTheSameVerdictEverywhere) {
+  for (const EngineEntry* e : engines_with(Capability::messages)) {
+    SCOPED_TRACE(e->name);
+    // Node 0 gives each neighbour its share at start; the balance rule stops the run.
+    Scripted p;
+    p.on_start = [](Context& ctx, Log&) {
+      if (ctx.self() == 0)
+        for (Port q = 0; q < ctx.degree(); ++q) ctx.send(q, Channel::data, 1, {}, 0, {.load = 10});
+      ctx.set_timer(1e3, 0);  // something left to happen: only the balance rule ends the run early
+    };
+    const RunResult r = run_on(*e, make_topology("star:4", 1), p, {{40, 0, 0, 0}, {}}, true);
+    EXPECT_EQ(r.summary.stop_reason, StopReason::balanced);
+    EXPECT_TRUE(r.summary.balanced);
+    EXPECT_EQ(r.final_load, (std::vector<double>{10, 10, 10, 10}));
+  }
+}
+
+}  // namespace
+}  // namespace nnlb
