@@ -227,6 +227,24 @@ TEST(Store, ResumeAfterATornLineLosesAndDuplicatesNothing) {
   fs::remove_all(dir);
 }
 
+TEST(Store, RefusesToResumeRecordsOfAnotherSchemaVersion) {
+  // Records made before a change of meaning (no schema_version: version 1) must not be mixed
+  // with new ones by resuming the store; the sweep refuses it by name, and no record is added.
+  const fs::path dir = fresh_dir("schema");
+  const std::string store = (dir / "old.jsonl").string(), file = (dir / "s.toml").string();
+  std::ofstream(store) << R"({"key":"0123456789abcdef","summary":{"initial_total":0}})" << "\n";
+  std::ofstream(file) << "[study]\nrepeat = 2\n[base]\ntopology = \"ring:4\"\nstop.steps = 3\n";
+  std::string out;
+  EXPECT_EQ(shell(std::string(NNLB_BINARY) + " sweep " + file + " -q --store " + store + " 2>&1", &out), 2) << out;
+  EXPECT_NE(out.find(store + ": holds records of schema version 1 and this nnlb writes version 2"), std::string::npos) << out;
+  EXPECT_EQ(lines_of(store).size(), 1u);
+  // A fresh store takes records of this version, each saying so.
+  const std::string fresh = (dir / "new.jsonl").string();
+  ASSERT_EQ(shell(std::string(NNLB_BINARY) + " sweep " + file + " -q --store " + fresh + " 2>&1", &out), 0) << out;
+  for (const auto& r : read_store(fresh, {})) EXPECT_EQ(r["schema_version"], record_schema_version);
+  fs::remove_all(dir);
+}
+
 TEST(Store, ResumeAfterARealKill) {
   // 200 runs of a few ms each; progress prints a line per 20 finished runs, and `head` closes the
   // pipe after the first, so the sweep dies of SIGPIPE about 10% in.

@@ -7,6 +7,7 @@
 
 #include "nnlb/experiment/p2p_run.hpp"
 #include "nnlb/experiment/scenario_checks.hpp"
+#include "nnlb/experiment/store.hpp"
 #include "nnlb/programs/async_balancer.hpp"
 #include "nnlb/programs/iterative_application.hpp"
 #include "nnlb/programs/round_balancer.hpp"
@@ -519,6 +520,7 @@ json to_json(const RunRecord& r) {
   if (r.result.summary.finished_at && r.scenario.value("agent", "") == "iterative")
     summary["time_per_iteration"] = *r.result.summary.finished_at / r.scenario["app.iterations"].get<double>();
   json j = {{"nnlb_version", version},
+            {"schema_version", record_schema_version},
             {"seed", r.seed},
             {"scenario", r.scenario},
             {"topology", r.topology},

@@ -34,6 +34,11 @@ std::vector<json> read_store(const std::string& path, const std::function<void(c
   return records;
 }
 
+int schema_version(const json& record) {
+  const auto it = record.find("schema_version");
+  return it != record.end() && it->is_number_integer() ? it->get<int>() : 1;
+}
+
 namespace {
 
 // One warning for the records made by other code than this: how many, and by which versions.
@@ -64,6 +69,11 @@ ResultStore::ResultStore(std::string path, const std::function<void(const std::s
     else records_[at->second] = std::move(r);
   }
   for (const auto& [key, at] : index) keys_.insert(key);
+  for (const json& r : records_)
+    if (const int v = schema_version(r); v != record_schema_version)
+      throw InputError(path_, {}, fmt::format("holds records of schema version {} and this nnlb writes version {} (docs/result-schema.md): "
+                                              "rerun into a fresh store",
+                                              v, record_schema_version));
   warn_other_versions(records_, path_, warn);
   // An existing store is opened now; a new one is created by the first record, so a sweep that
   // fails before any run leaves no file behind.

@@ -15,11 +15,18 @@
 
 namespace nnlb {
 
+// The meaning of a record's fields (docs/result-schema.md); records without the field are of
+// version 1. Version 2: the engine core's totals, stop reasons and balance rule.
+inline constexpr int record_schema_version = 2;
+// The schema version a record names.
+int schema_version(const nlohmann::json& record);
+
 class ResultStore {
  public:
   // Opens the store at `path` and reads what it holds (a missing store is created by the first
   // append); of several records of one key, the last is kept. Corrupt lines are skipped; each is reported as "PATH:LINE: ..." through `warn`, and
-  // records made by another code version (their `code_version`) in one warning.
+  // records made by another code version (their `code_version`) in one warning. A store of
+  // records of another schema version is refused (InputError): resuming it would mix meanings.
   ResultStore(std::string path, const std::function<void(const std::string&)>& warn);
   ~ResultStore();
   ResultStore(const ResultStore&) = delete;
