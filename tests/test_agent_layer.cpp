@@ -213,9 +213,9 @@ class RandomMover final : public Program {
     void timer(Context& ctx, std::uint32_t) override {
       ctx.take(Channel::data);
       if (ticks_ < 30 && ctx.degree() > 0 && !ctx.items().empty()) {
-        std::vector<std::uint32_t> pick;
-        for (std::uint32_t k = 0; k < ctx.items().size(); ++k)
-          if (ctx.rng().uniform() < 0.5) pick.push_back(k);
+        std::vector<ItemId> pick;
+        for (const Item& it : ctx.items())
+          if (ctx.rng().uniform() < 0.5) pick.push_back(it.id);
         const double share = ctx.integer_load() ? std::floor(ctx.load() / 2) : ctx.load() / 2;
         ctx.send(static_cast<Port>(ctx.rng().below(ctx.degree())), Channel::data, 0, {}, 100, {.load = share, .items = pick});
       }

@@ -131,7 +131,7 @@ TEST(Conformance, ItemsTravelWithTheirIdentitiesAndWeights) {
     p.on_start = [](Context& ctx, Log&) {
       if (ctx.self() != 0) return;
       while (!ctx.items().empty()) {
-        const std::uint32_t first[] = {0};
+        const ItemId first[] = {ctx.items().front().id};
         ctx.send(0, Channel::data, 1, {}, 0, {.items = first});
       }
     };
@@ -176,13 +176,13 @@ TEST(Conformance, ExecutedItemsCompleteOnceAtTheNodesSpeed) {
     Scripted p;
     p.needs_items = true;
     p.on_start = [](Context& ctx, Log&) {
-      if (ctx.self() == 0) ctx.execute(0, 7);
+      if (ctx.self() == 0) ctx.execute(ctx.items().front().id, 7);
       else ctx.finished();
     };
     p.on_timer = [](Context& ctx, std::uint32_t tag, Log& log) {
       log.fired.push_back(tag);
       log.fired_at.push_back(ctx.now());
-      if (!ctx.items().empty()) ctx.execute(0, 7);
+      if (!ctx.items().empty()) ctx.execute(ctx.items().front().id, 7);
       else ctx.finished();
     };
     InitialState init{{0, 0}, {{{1, 4, 0}, {2, 4, 0}, {3, 4, 0}}, {}}};

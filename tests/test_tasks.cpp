@@ -41,7 +41,7 @@ struct Executor final : Program {
     struct A final : Agent {
       void start(Context& ctx) override { timer(ctx, 0); }
       void timer(Context& ctx, std::uint32_t) override {
-        if (!ctx.items().empty()) ctx.execute(static_cast<std::uint32_t>(ctx.items().size() - 1), 0);
+        if (!ctx.items().empty()) ctx.execute(ctx.items().back().id, 0);
         else ctx.note("done_" + std::to_string(ctx.self()), ctx.now());
       }
     };

@@ -160,9 +160,9 @@ class ToyRun {
     ledger_.add(delta);
   }
 
-  void execute(NodeId i, std::uint32_t item, std::uint32_t tag) {
+  void execute(NodeId i, ItemId item, std::uint32_t tag) {
     ToyNode& n = nodes_[i];
-    const double units = item < n.items.size() ? std::ceil(n.items[item].weight * reference_speed / speed(i)) : 0.0;
+    const double units = std::ceil(work_seconds(n, item, speed(i)));
     n.execution.begin(n, item, tag, now_, units, i);
     due_.push({n.execution.ends, seq_++, Due::Kind::executed, i, tag});
   }

@@ -29,11 +29,11 @@ struct NeighborInfo {
   double initial_load = 0;
 };
 
-// What one send carries besides its fields. Items are named by their index in items(), taken
-// from the node when the message is sent.
+// What one send carries besides its fields: divisible load, and items named by their identity
+// (each held by the node, each once), taken from the node when the message is sent.
 struct Cargo {
   double load = 0;
-  std::span<const std::uint32_t> items{};
+  std::span<const ItemId> items{};
 };
 
 class Context {
@@ -52,7 +52,7 @@ class Context {
 
   // --- what the node holds ---
   virtual double load() const = 0;                  // divisible load held
-  virtual std::span<const Item> items() const = 0;  // items held (order may change on send)
+  virtual std::span<const Item> items() const = 0;  // items held (their order may change on send or execute)
 
   // Load the node's own work creates (delta > 0) or consumes (delta < 0, at most load()): a
   // dynamic load (Xu et al.'s phi, Jeannot & Vernier sec. 3.3.2). Whole units in integer mode. The
@@ -79,12 +79,12 @@ class Context {
   virtual std::span<const Item> taken_items() const = 0;
 
   // --- work ---
-  // Executes item `item` (an index into items()) on this node: the item leaves items() now, and
+  // Executes the held item `item` (by identity) on this node: the item leaves items() now, and
   // when its work is done (weight seconds on a node of reference_speed, at this node's available
   // speed: platform speed and background load in simulation, a real computation on real
   // machines) it is complete, counted once for the run, and Agent::timer(tag) is called. A node
   // executes one item at a time.
-  virtual void execute(std::uint32_t item, std::uint32_t tag) = 0;
+  virtual void execute(ItemId item, std::uint32_t tag) = 0;
 
   // --- time ---
   // Calls Agent::timer(tag) after `delay` (>= 0; the synchronous engine rounds up to whole

@@ -17,9 +17,11 @@ enum class Channel : std::uint8_t { control = 0, data = 1 };
 inline constexpr std::size_t channel_count = 2;
 
 // An indivisible unit of work with an identity: a job (Douglas & Harwood), a task (Filipović &
-// Krstajić), a work item of an application. `weight` counts as load; `bytes` is its payload.
+// Krstajić), a work item of an application. `weight` counts as load; `bytes` is its payload's
+// size (a simulator needs only that; real ranks carry the payload itself).
+using ItemId = std::uint64_t;
 struct Item {
-  std::uint64_t id = 0;
+  ItemId id = 0;
   double weight = 1;
   double bytes = 0;
 };

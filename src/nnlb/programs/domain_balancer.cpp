@@ -61,12 +61,14 @@ class DomainAgent final : public Agent {
 
   void leaving(Context& ctx) override {
     const std::uint32_t d = ctx.degree();
-    const auto n = static_cast<std::uint32_t>(ctx.items().size());
-    for (Port p = 0; p < d; ++p) {
-      // An even share to each neighbour, named afresh each time (a send may reorder the rest).
-      picked_.clear();
-      for (std::uint32_t k = 0; k < n / d + (p < n % d); ++k) picked_.push_back(k);
-      if (!picked_.empty()) ctx.send(p, Channel::data, jobs, {}, o_.control_bytes, {0, picked_});
+    std::vector<ItemId> held;
+    for (const Item& it : ctx.items()) held.push_back(it.id);
+    const auto n = static_cast<std::uint32_t>(held.size());
+    std::size_t next = 0;
+    for (Port p = 0; p < d; ++p) {  // an even share to each neighbour
+      const std::size_t share = n / d + (p < n % d);
+      if (share > 0) ctx.send(p, Channel::data, jobs, {}, o_.control_bytes, {0, std::span<const ItemId>(held).subspan(next, share)});
+      next += share;
     }
   }
 
@@ -107,7 +109,7 @@ class DomainAgent final : public Agent {
       if (ctx.neighbors()[p].id == to) direct = p;
     if (direct == no_port && via == no_port) return;  // the receiver left meanwhile: keep them
     picked_.clear();
-    for (std::uint32_t k = 0; k < n; ++k) picked_.push_back(static_cast<std::uint32_t>(ctx.items().size() - 1 - k));
+    for (std::size_t k = 0; k < n; ++k) picked_.push_back(ctx.items()[ctx.items().size() - 1 - k].id);
     if (direct != no_port) ctx.send(direct, Channel::data, jobs, {}, o_.control_bytes, {0, picked_});
     else ctx.send(via, Channel::data, forward, {0, static_cast<double>(to), 0}, o_.control_bytes, {0, picked_});
   }
@@ -119,7 +121,7 @@ class DomainAgent final : public Agent {
   std::vector<std::array<double, 3>> values_;
   std::vector<DomainHost> domain_;
   std::vector<Migration> decided_;
-  std::vector<std::uint32_t> picked_;
+  std::vector<ItemId> picked_;
 };
 
 }  // namespace

@@ -123,7 +123,7 @@ class TaskAgent final : public Agent {
     if (!items.empty()) {
       busy_ = true;
       started_ = ctx.now();
-      ctx.execute(static_cast<std::uint32_t>(items.size() - 1), executed_timer);
+      ctx.execute(items.back().id, executed_timer);
       return;
     }
     if (role_ == Role::worker) {
@@ -161,8 +161,8 @@ class TaskAgent final : public Agent {
       collect(ctx, self_, {static_cast<double>(phase1_done_), phase1_busy_, ctx.speed()});
       return;
     }
-    std::vector<std::uint32_t> all(ctx.items().size());
-    std::iota(all.begin(), all.end(), 0);
+    std::vector<ItemId> all;
+    for (const Item& it : ctx.items()) all.push_back(it.id);
     ctx.send(port_of(ctx, coordinator), Channel::control, report_tag, {static_cast<double>(phase1_done_), phase1_busy_, signal_}, 0,
              {.items = all});
   }
@@ -195,15 +195,14 @@ class TaskAgent final : public Agent {
     std::vector<double> done(cores);
     for (std::size_t c = 0; c < cores; ++c) done[c] = reports_[c].done;
     const std::vector<std::size_t> count = apportion(done, ctx.items().size());
-    // Shares are ranges of the coordinator's item indices, its own first. Sending the last range
-    // first keeps every other range where it is (a node gives up its last items without moving
-    // any other).
+    // Shares are ranges of the coordinator's items as it holds them now, its own first.
     std::vector<std::size_t> first(cores + 1, 0);
     first[1] = count[coordinator];
     for (std::size_t c = 1; c < cores; ++c) first[c + 1] = first[c] + count[c];
+    const std::vector<Item> held(ctx.items().begin(), ctx.items().end());
     for (std::size_t c = cores; c-- > 1;) {
-      std::vector<std::uint32_t> which(first[c + 1] - first[c]);
-      std::iota(which.begin(), which.end(), static_cast<std::uint32_t>(first[c]));
+      std::vector<ItemId> which;
+      for (std::size_t k = first[c]; k < first[c + 1]; ++k) which.push_back(held[k].id);
       ctx.send(port_of(ctx, static_cast<NodeId>(c)), Channel::control, assign_tag, {}, 0, {.items = which});
     }
     role_ = Role::own_list;
@@ -226,8 +225,8 @@ class TaskAgent final : public Agent {
       }
       // The last items are the first in task order.
       const std::uint32_t take = std::min(r.batch, held);
-      std::vector<std::uint32_t> which(take);
-      for (std::uint32_t k = 0; k < take; ++k) which[k] = held - 1 - k;
+      std::vector<ItemId> which(take);
+      for (std::uint32_t k = 0; k < take; ++k) which[k] = ctx.items()[held - 1 - k].id;
       ctx.send(r.port, Channel::control, tasks_tag, {}, 0, {.items = which});
     }
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(answered));

@@ -261,8 +261,8 @@ class MpiRun {
     timers_.push({now() + delay, timer_seq_++, tag});
   }
 
-  void execute(NodeId, std::uint32_t item, std::uint32_t tag) {
-    const double seconds = item < holdings_.items.size() ? holdings_.items[item].weight * reference_speed / speed(self_) : 0.0;
+  void execute(NodeId, ItemId item, std::uint32_t tag) {
+    const double seconds = work_seconds(holdings_, item, speed(self_));
     execution_.begin(holdings_, item, tag, now(), seconds * r_.work_scale, self_);
     executing_ = true;  // the kernel runs once the handler has returned
   }

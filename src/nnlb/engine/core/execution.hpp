@@ -11,8 +11,16 @@
 #include "nnlb/node/message.hpp"
 #include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/model/platform.hpp"
 
 namespace nnlb {
+
+// The work of held item `id` in seconds on a node of `speed`: weight seconds at reference_speed
+// (0 when it is not held: Execution::begin then refuses it).
+inline double work_seconds(const Holdings& h, ItemId id, double speed) {
+  const std::size_t k = h.position(id);
+  return k < h.items.size() ? h.items[k].weight * reference_speed / speed : 0.0;
+}
 
 struct Execution {
   std::optional<Item> item;  // in hand
@@ -20,11 +28,11 @@ struct Execution {
   std::uint32_t tag = 0;
   double busy = 0;  // time spent executing, completed items only
 
-  // Takes item `index` from `h` into hand; throws if the node already has one or the index is bad.
-  void begin(Holdings& h, std::uint32_t index, std::uint32_t timer_tag, double now, double duration, NodeId node) {
+  // Takes item `id` from `h` into hand; throws if the node already has one or does not hold it.
+  void begin(Holdings& h, ItemId id, std::uint32_t timer_tag, double now, double duration, NodeId node) {
     if (item) throw std::logic_error("node " + std::to_string(node) + " executes an item while it has one in hand");
-    if (index >= h.items.size()) throw std::logic_error("node " + std::to_string(node) + " executes an item it does not hold");
-    const std::uint32_t one[] = {index};
+    if (h.position(id) >= h.items.size()) throw std::logic_error("node " + std::to_string(node) + " executes an item it does not hold");
+    const ItemId one[] = {id};
     item = h.extract(one).front();
     tag = timer_tag, started = now, ends = now + duration;
   }

@@ -37,7 +37,7 @@ class NodeContext final : public Context {
   void add_load(double delta) override { run_.add_load(node_, lane_, delta); }
   std::span<const Message> take(Channel channel) override { return run_.take(node_, lane_, channel); }
   std::span<const Item> taken_items() const override { return run_.taken_items(lane_); }
-  void execute(std::uint32_t item, std::uint32_t tag) override { run_.execute(node_, item, tag); }
+  void execute(ItemId item, std::uint32_t tag) override { run_.execute(node_, item, tag); }
   void set_timer(double delay, std::uint32_t tag) override { run_.set_timer(node_, delay, tag); }
   void detected_termination() override { run_.detected(node_); }
   void finished() override { run_.finished(node_); }

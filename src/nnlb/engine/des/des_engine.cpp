@@ -268,9 +268,9 @@ class DesRun {
     ledger_.add(delta);
   }
 
-  void execute(NodeId i, std::uint32_t item, std::uint32_t tag) {
+  void execute(NodeId i, ItemId item, std::uint32_t tag) {
     NodeState& n = nodes_[i];
-    const double seconds = item < n.items.size() ? n.items[item].weight * reference_speed / speed(i) : 0.0;
+    const double seconds = work_seconds(n, item, speed(i));
     n.execution.begin(n, item, tag, now_, platform_.background.finish(i, now_, seconds) - now_, i);
     executing_ = true;
     queue_.push(n.execution.ends, executed_event, i);

@@ -195,9 +195,9 @@ class RoundsRun {
   }
 
   // An item takes its work at the node's speed, rounded up to whole rounds (at least one).
-  void execute(NodeId i, std::uint32_t item, std::uint32_t tag) {
+  void execute(NodeId i, ItemId item, std::uint32_t tag) {
     RoundNode& n = nodes_[i];
-    const double seconds = item < n.items.size() ? n.items[item].weight * reference_speed / platform_.node_speed(i) : 0.0;
+    const double seconds = work_seconds(n, item, platform_.node_speed(i));
     const double rounds = std::max(1.0, std::ceil(platform_.background.finish(i, now(), seconds) - now()));
     n.execution.begin(n, item, tag, now(), rounds, i);
     n.timers.push_back({round_ + static_cast<std::uint64_t>(rounds), tag, true});
