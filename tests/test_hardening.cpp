@@ -15,8 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/registry.hpp"
+#include "nnlb/experiment/p2p_run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/experiment/study.hpp"
+#include "nnlb/experiment/task_run.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb {
@@ -596,6 +600,46 @@ TEST(BadInput, AFailureOnOneRankEndsEveryRank) {
   EXPECT_NE(slurp(dir / "err.txt").find("nnlb: rank 1: "), std::string::npos) << slurp(dir / "err.txt");
   fs::remove_all(dir);
 #endif
+}
+
+}  // namespace
+}  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+// Every engine x algorithm pair of `nnlb list`, through `analyze` and through `run` on small
+// sizes: each answers, or refuses with one line and exit status 2; none ends by a signal or runs
+// away (each process under 4 GB and 120 s). mpi outside mpirun refuses by name.
+TEST(EveryPair, AnalyzeAndRunAnswerOrRefuseForEveryEngineAndAlgorithm) {
+  const fs::path dir = fresh_dir("pairs");
+  std::size_t answered = 0, refusals = 0;
+  for (const EngineEntry& engine : engines())
+    for (const PolicyEntry& policy : policy_catalog().entries()) {
+      std::vector<std::string> sets = {"--set", "engine=" + engine.name, "--set", "algorithm=" + policy.name, "--set", "topology=ring:6"};
+      if (is_job_strategy(policy.name)) sets.insert(sets.end(), {"--set", "guest.graph=ring:12"});
+      if (is_task_algorithm(policy.name)) sets.insert(sets.end(), {"--set", "tasks.cores=4", "--set", "tasks.init=uniform:20,1,2"});
+      if (policy.name == "mr") sets.insert(sets.end(), {"--set", "mr.self=true"});
+      if (engine.name == "sync" || engine.name == "rounds") sets.insert(sets.end(), {"--set", "stop.steps=200"});
+      else if (engine.name != "p2p") sets.insert(sets.end(), {"--set", "stop.time=5"});
+      else sets.insert(sets.end(), {"--set", "stop.time=200"});
+      for (const char* command : {"analyze", "run"}) {
+        std::vector<std::string> args = {command};
+        args.insert(args.end(), sets.begin(), sets.end());
+        const Outcome o = nnlb_in(dir, args);
+        const std::string what = std::string(command) + " engine=" + engine.name + " algorithm=" + policy.name;
+        EXPECT_TRUE(o.status == 0 || o.status == 2) << what << ": status " << o.status << "\n" << o.err;
+        if (o.status == 2) {
+          ++refusals;
+          EXPECT_EQ(lines(o.err), 1u) << what << ": " << o.err;
+        } else {
+          ++answered;
+        }
+      }
+    }
+  EXPECT_GT(answered, 40u);
+  EXPECT_GT(refusals, 20u);
+  fs::remove_all(dir);
 }
 
 }  // namespace

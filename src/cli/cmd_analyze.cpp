@@ -37,6 +37,10 @@ int analyze_command(const AnalyzeOptions& o) {
   if (o.initial && (!(*o.initial > 0) || !std::isfinite(*o.initial)))
     throw InputError("--initial-imbalance", {}, fmt::format("must be an imbalance factor nu > 0, got {}", *o.initial));
   const BuiltPolicy& built = run.policy;
+  if (!built.policy)  // a task program or a job strategy: no iteration of the loads to analyse
+    throw InputError(s.source(), "algorithm",
+                     "analyze covers diffusion (fos, adf, odf, sos, mr) and dimension exchange (de, ade, ode), not '" + s.text("algorithm") +
+                         "', which moves " + (built.domain ? "whole jobs" : "tasks") + " by its own protocol");
   const Analysis a = analyze(topo, *built.policy, nullptr, req);
   nlohmann::json j = {{"topology", topo.spec},
                       {"nodes", topo.graph.num_nodes()},
