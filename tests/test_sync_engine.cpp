@@ -10,6 +10,7 @@
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/sync/grid_stencil.hpp"
 #include "nnlb/engine/sync/sync_engine.hpp"
+#include "support.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/topology.hpp"
@@ -348,6 +349,28 @@ TEST(InitialLoad, TotalsPerNode) {
   EXPECT_GT(*std::max_element(spread.begin(), spread.end()), *std::min_element(spread.begin(), spread.end()));
   EXPECT_THROW(make_initial_load("single:0,-1*N", 4, LoadMode::real, 1), InputError);
   EXPECT_THROW(make_initial_load("single:0,0.5*N", 3, LoadMode::integer, 1), InputError);
+}
+
+}  // namespace
+}  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(SyncEngine, AnAlphaAtOrAboveTheStabilityBoundIsRefusedOrEndsDiverged) {
+  // FOS is W(t+1) = (I - alpha L) W(t); on torus:8x8 lambda_max(L) = 8, so it diverges for
+  // alpha >= 2/8 (alpha = 0.9 once drove loads to +-4e17 while the run reported success).
+  EXPECT_TRUE(test::refused({"alpha=0.9"}, "alpha = 0.9 is at or above 2 / lambda_max(L) = 0.25"));
+  EXPECT_TRUE(test::refused({"algorithm=sos", "alpha=0.3"}, "is at or above 2 / lambda_max(L) = 0.25"));
+  const RunRecord r = test::run_sets({"alpha=0.9", "alpha.unstable=true"});
+  const RunSummary& s = r.result.summary;
+  EXPECT_EQ(s.stop_reason, StopReason::diverged);
+  EXPECT_FALSE(s.balanced);
+  EXPECT_LT(s.rounds, 50u);
+  EXPECT_NEAR(s.final_total, s.initial_total, 1e-9 * s.initial_total);  // conservation checked until it diverged
+  EXPECT_LE(s.max_conservation_error, 1e-9);
+  // Just below the bound it converges.
+  EXPECT_EQ(test::run_sets({"alpha=0.24", "stop.imbalance=1"}).result.summary.stop_reason, StopReason::imbalance);
 }
 
 }  // namespace

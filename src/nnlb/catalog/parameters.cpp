@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <sstream>
 #include <string>
 
 #include "nnlb/spectral/spectrum.hpp"
@@ -41,7 +42,7 @@ const GridShape& grid_of(const Topology& topo, const char* key, std::string_view
 
 }  // namespace
 
-LinearForm diffusion_alpha(std::string_view choice, const Topology& topo, LaplacianExtremes* extremes) {
+LinearForm diffusion_alpha(std::string_view choice, const Topology& topo, LaplacianExtremes* extremes, bool allow_unstable) {
   LinearForm f;
   const double dg = topo.graph.max_degree();
   if (choice == "cybenko" || choice == "adf") {
@@ -60,6 +61,19 @@ LinearForm diffusion_alpha(std::string_view choice, const Topology& topo, Laplac
     if (extremes) *extremes = ext;
   } else if (is_number(choice)) {
     f.alpha = open_unit(choice, "alpha");
+    // FOS is W(t+1) = (I - alpha L) W(t): stable only for alpha < 2 / lambda_max(L). Below
+    // 1 / d(G) it is (lambda_max <= 2 d(G)); above, the exact bound decides.
+    if (f.alpha * dg >= 1) {
+      const auto ext = laplacian_extremes(topo.graph);
+      const double bound = 2.0 / ext.lambda_max;
+      if (f.alpha >= bound && !allow_unstable) {
+        std::ostringstream text;
+        text << "alpha = " << f.alpha << " is at or above 2 / lambda_max(L) = " << bound
+             << " on this graph, where diffusion diverges (set alpha.unstable = true to run it anyway)";
+        throw InputError({}, "alpha", text.str());
+      }
+      if (extremes) *extremes = ext;
+    }
   } else {
     throw InputError({}, "alpha", "unknown choice '" + std::string(choice) + "' (cybenko, adf, boillat, odf, optimal or a number)");
   }

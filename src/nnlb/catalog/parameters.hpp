@@ -17,7 +17,10 @@ namespace nnlb {
 //   a number in (0, 1)
 // Throws InputError (key "alpha") for a choice that is undefined on the topology. When the
 // choice needs the Laplacian's extremes and `extremes` is given, they are stored there for reuse.
-LinearForm diffusion_alpha(std::string_view choice, const Topology& topo, LaplacianExtremes* extremes = nullptr);
+// A numeric alpha at or above the stability bound 2 / lambda_max(L) is an InputError unless
+// `allow_unstable` (alpha.unstable = true).
+LinearForm diffusion_alpha(std::string_view choice, const Topology& topo, LaplacianExtremes* extremes = nullptr,
+                           bool allow_unstable = false);
 
 // lambda for dimension exchange (Xu et al. 1995 sec. 3.1):
 //   ade  1/2;  ode  mesh 1/(1 + sin(pi/k)), torus 1/(1 + sin(2 pi/k));  or a number in (0, 1).

@@ -10,9 +10,9 @@ namespace {
 
 const char* const alpha_choices = "cybenko | adf | boillat | odf | optimal | NUMBER in (0,1)";
 
-BuiltPolicy diffusion(const std::string& alpha_choice, const std::string& label, const Topology& topo) {
+BuiltPolicy diffusion(const std::string& alpha_choice, const std::string& label, const Topology& topo, bool allow_unstable = false) {
   BuiltPolicy built;
-  const LinearForm f = diffusion_alpha(alpha_choice, topo);
+  const LinearForm f = diffusion_alpha(alpha_choice, topo, nullptr, allow_unstable);
   if (f.rule == LinearForm::AlphaRule::uniform) built.parameters.emplace_back("alpha", f.alpha);
   built.policy = std::make_unique<Diffusion>(f, label);
   return built;
@@ -24,12 +24,14 @@ void register_diffusion(PolicyCatalog& catalog) {
   catalog.add({.name = "fos",
                .aliases = {"diffusion"},
                .summary = "first-order diffusion, Cybenko 1989 / Xu et al. Eq. 3 (alias: diffusion)",
-               .reads = {"alpha"},
-               .keys = {{PolicyKey::Type::text_or_number, "alpha", "", std::string("diffusion parameter: ") + alpha_choices}},
-               .help = {std::string("alpha: ") + alpha_choices + " (default cybenko)"},
+               .reads = {"alpha", "alpha.unstable"},
+               .keys = {{PolicyKey::Type::text_or_number, "alpha", "", std::string("diffusion parameter: ") + alpha_choices},
+                        {PolicyKey::Type::boolean, "alpha.unstable", "false",
+                         "fos, sos: run an alpha at or above the stability bound 2 / lambda_max(L) (it diverges; the run ends \"diverged\")"}},
+               .help = {std::string("alpha: ") + alpha_choices + " (default cybenko)", "alpha.unstable: false | true (default false)"},
                .build = [](const PolicySpec& s, const Topology& t) {
                  const std::string alpha = s.text("alpha");
-                 return diffusion(alpha.empty() ? "cybenko" : alpha, "fos", t);
+                 return diffusion(alpha.empty() ? "cybenko" : alpha, "fos", t, s.boolean("alpha.unstable"));
                }});
   for (const char* named : {"adf", "odf"})
     catalog.add({.name = named,
@@ -39,7 +41,7 @@ void register_diffusion(PolicyCatalog& catalog) {
                  .build = [named](const PolicySpec&, const Topology& t) { return diffusion(named, named, t); }});
   catalog.add({.name = "sos",
                .summary = "second-order diffusion, Ghosh, Muthukrishnan & Schultz 1996",
-               .reads = {"alpha", "beta"},
+               .reads = {"alpha", "alpha.unstable", "beta"},
                .keys = {{PolicyKey::Type::text_or_number, "beta", "", "SOS parameter: optimal | NUMBER in (0,2)"}},
                .help = {std::string("alpha: ") + alpha_choices + " (default optimal)",
                         "beta: optimal | NUMBER in (0,2) (default optimal)"},
@@ -47,7 +49,7 @@ void register_diffusion(PolicyCatalog& catalog) {
                  BuiltPolicy built;
                  LaplacianExtremes ext;
                  const std::string alpha = s.text("alpha"), beta = s.text("beta");
-                 LinearForm f = diffusion_alpha(alpha.empty() ? "optimal" : alpha, t, &ext);
+                 LinearForm f = diffusion_alpha(alpha.empty() ? "optimal" : alpha, t, &ext, s.boolean("alpha.unstable"));
                  f.beta = sos_beta(beta.empty() ? "optimal" : beta, t, f, &ext);
                  if (f.rule == LinearForm::AlphaRule::uniform) built.parameters.emplace_back("alpha", f.alpha);
                  built.parameters.emplace_back("beta", f.beta);

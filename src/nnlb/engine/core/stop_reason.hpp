@@ -33,6 +33,13 @@ constexpr std::optional<StopReason> stop_reason_named(std::string_view text) {
   return std::nullopt;
 }
 
+// "diverged": the loads' absolute sum beyond this many times the largest total the run holds by
+// conservation (its initial absolute sum, or what the nodes' work added): an unstable iteration
+// (FOS with alpha >= 2 / lambda_max). Checked before conservation, whose rounding grows with the
+// loads: the tolerance stays relative to the run's scale, not to the blow-up.
+inline constexpr double divergence_factor = 1e3;
+constexpr bool diverged(double abs_total, double scale) { return abs_total > divergence_factor * scale; }
+
 // Reasons that say the loads reached the target.
 constexpr bool reached_balance(StopReason r) { return r == StopReason::balanced || r == StopReason::spread || r == StopReason::imbalance; }
 

@@ -58,7 +58,7 @@ class SyncRun {
     auto& sum = result.summary;
     LoadStats st = load_stats<L>(w_, shares_);
     expected_total_ = st.total;
-    scale_ = st.abs_total;
+    scale_ = initial_scale_ = st.abs_total;
     if constexpr (std::is_integral_v<L>) expected_int_ = exact_total();
     sum.initial_total = st.total;
     sum.initial_imbalance = st.imbalance;
@@ -84,6 +84,12 @@ class SyncRun {
       sum.load_moved += moved;
       if (opt_.faults.any() && moved > 0) [[unlikely]] inject_fault();
       st = load_stats<L>(w_, shares_);
+      if (diverged(st.abs_total, std::max(initial_scale_, std::abs(expected_total_)))) {
+        round_ = round, steps_ = steps;
+        record(result, st, moved, true);
+        sum.stop_reason = StopReason::diverged;
+        break;
+      }
       check_conservation(st, sum);
       round_ = round, steps_ = steps;
       record(result, st, moved, opt_.series_every > 0 && round % opt_.series_every == 0);
@@ -305,6 +311,7 @@ class SyncRun {
   std::uint64_t moving_rounds_ = 0;  // rounds that moved load, for fault injection
   double expected_total_ = 0;
   double scale_ = 0;  // the largest load magnitude the run has held, workload included (conservation tolerance)
+  double initial_scale_ = 0;  // the initial loads' absolute sum: the reference of the divergence rule
   std::int64_t expected_int_ = 0;
 };
 
