@@ -360,3 +360,17 @@ TEST(P2PScenario, RunsFromKeysAndRefusesBadInput) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(P2p, ItsTimeLimitIsItsOwnNotTheSimulatorsPeriods) {
+  // stop.time is documented up to 1e7 time units on p2p; des's balancing periods (which bound
+  // stop.time on des and mpi) are no concern of it.
+  const RunRecord r = test::run_sets({"engine=p2p", "algorithm=dasud", "topology=ring:4", "guest.graph=ring:8", "stop.time=2e5"});
+  EXPECT_EQ(r.result.summary.stop_reason, StopReason::time);
+  EXPECT_TRUE(test::refused({"engine=p2p", "algorithm=dasud", "topology=ring:4", "guest.graph=ring:8", "stop.time=2e7"}, "key 'stop.time'"));
+}
+
+}  // namespace
+}  // namespace nnlb

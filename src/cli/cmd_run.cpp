@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "mpi_world.hpp"
 #include "nnlb/experiment/format.hpp"
 #include "nnlb/experiment/plot.hpp"
 #include "nnlb/experiment/run.hpp"
@@ -102,7 +103,10 @@ Action add_run(CLI::App& app) {
   app.add_option("--plot", o->plot, "also plot the imbalance factor over steps to this .png or .svg file (the extension picks the format)");
   add_threads_option(app, o->threads);
   add_memory_option(app);
-  return [o] { return run(*o); };
+  return [o] {
+    if (World* world = World::current()) world->same_input_everywhere();  // under mpirun every rank runs this same scenario
+    return run(*o);
+  };
 }
 
 }  // namespace nnlb::cli

@@ -65,7 +65,11 @@ int fail(std::string line, int status) {
     fmt::print(stderr, "nnlb: {}\n", line);
     return status;
   }
-  fmt::print(stderr, "nnlb: rank {}: {}\n", world->rank(), line);
+  if (status == 2 && world->same_input()) {  // the same on every rank: rank 0 says it once
+    if (world->rank() == 0) fmt::print(stderr, "nnlb: {}\n", line);
+  } else {
+    fmt::print(stderr, "nnlb: rank {}: {}\n", world->rank(), line);
+  }
   std::fflush(stderr);
   world->leave(status);
 }

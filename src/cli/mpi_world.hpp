@@ -21,16 +21,21 @@ class World {
   // MPI_Abort: an input error reaches every rank together, and concurrent MPI_Abort calls can
   // hang Open MPI 4.1's runtime (a CI run hung on a test whose ranks all fail).
   [[noreturn]] void leave(int status);
+  // Every rank reads the same input and fails alike on a bad one (`run`, unlike a sweep whose
+  // points are split over the ranks): an input error is then printed by rank 0 alone.
+  void same_input_everywhere() { same_input_ = true; }
+  bool same_input() const { return same_input_; }
   ~World();
 
  private:
   World();
   int rank_ = 0, size_ = 1;
   bool initialized_ = false;
+  bool same_input_ = false;
 };
 
-// Reports a failure as one line "nnlb: LINE" on stderr ("nnlb: rank R: LINE" under mpirun) and
-// returns `status`; under mpirun with several ranks it ends this rank with that status instead
+// Reports a failure as one line "nnlb: LINE" on stderr ("nnlb: rank R: LINE" under mpirun, once
+// by rank 0 for an input error that every rank met alike) and returns `status`; under mpirun with several ranks it ends this rank with that status instead
 // (World::leave), and the launcher ends the others.
 int fail(std::string line, int status);
 

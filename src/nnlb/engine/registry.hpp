@@ -46,6 +46,7 @@ struct EngineRun {
   std::uint64_t seed = 1;
   FaultInjection faults;            // tests: lose, double or alter load-carrying messages
   const EdgeColoring* coloring = nullptr;  // dimension exchange pairs by it (NeighborInfo::color)
+  std::string nodes_key = "topology";     // the key that sets the number of nodes (for messages)
 };
 
 // How an engine counts time.

@@ -356,7 +356,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   check_engine_keys(s);
   stall_limit(s);
   check_dependent_keys(s);
-  if (s.text("engine") != "sync") check_des_periods(s);
+  if (const EngineEntry* e = find_engine(s.text("engine")); e != nullptr && e->honours_key("des.lb_period")) check_des_periods(s);
   require(s.number("mpi.work_scale") > 0, s, "mpi.work_scale", "must be > 0");
   const RunSeeds seeds(seed);
   PreparedRun p;

@@ -118,6 +118,7 @@ RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engin
   const InitialState initial{p.initial, p.items};
   EngineRun r = engine_run(s, p, *p.policy.program, initial, engine_seed);
   r.mode = LoadMode::real;
+  r.nodes_key = "tasks.cores";
   const double scale = s.text("engine") == "mpi" ? r.work_scale : 1.0;  // real seconds per second of work
   // Unless stop.time says otherwise, a horizon no schedule can need: every task one after the
   // other on the slowest core at the background's least share, plus a request's latency and the

@@ -95,8 +95,8 @@ class MpiRun {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     if (static_cast<std::uint64_t>(size_) != g_.num_nodes())
-      throw InputError({}, "engine", "the topology has " + std::to_string(g_.num_nodes()) + " nodes and mpirun started " +
-                                         std::to_string(size_) + " ranks: one rank per node");
+      throw InputError({}, r.nodes_key, "gives " + std::to_string(g_.num_nodes()) + " nodes and mpirun started " + std::to_string(size_) +
+                                            " ranks: engine = \"mpi\" runs one rank per node");
     self_ = static_cast<NodeId>(rank_);
     holdings_.load = r.initial.load[self_];
     if (!r.initial.items.empty())
