@@ -52,6 +52,17 @@ void World::barrier() {
 #endif
 }
 
+void World::after_rank_0() {
+#ifdef NNLB_HAVE_MPI
+  if (!initialized_) return;
+  // A barrier that rank 0 enters once it has printed; bounded, in case some rank does not fail.
+  MPI_Request done = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &done);
+  const double until = MPI_Wtime() + 5;
+  for (int flag = 0; !flag && MPI_Wtime() < until;) MPI_Test(&done, &flag, MPI_STATUS_IGNORE);
+#endif
+}
+
 void World::leave(int status) {
   std::fflush(stdout);
   std::fflush(stderr);
@@ -67,10 +78,12 @@ int fail(std::string line, int status) {
   }
   if (status == 2 && world->same_input()) {  // the same on every rank: rank 0 says it once
     if (world->rank() == 0) fmt::print(stderr, "nnlb: {}\n", line);
+    std::fflush(stderr);
+    world->after_rank_0();  // or the launcher, seeing another rank end, could end rank 0 before it spoke
   } else {
     fmt::print(stderr, "nnlb: rank {}: {}\n", world->rank(), line);
+    std::fflush(stderr);
   }
-  std::fflush(stderr);
   world->leave(status);
 }
 

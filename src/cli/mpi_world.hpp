@@ -24,6 +24,8 @@ class World {
   // Every rank reads the same input and fails alike on a bad one (`run`, unlike a sweep whose
   // points are split over the ranks): an input error is then printed by rank 0 alone.
   void same_input_everywhere() { same_input_ = true; }
+  // Waits (at most 5 s) until rank 0 has come here too.
+  void after_rank_0();
   bool same_input() const { return same_input_; }
   ~World();
 
