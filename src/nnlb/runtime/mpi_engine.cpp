@@ -11,7 +11,7 @@
 #include <map>
 #include <numeric>
 #include <queue>
-#include <sstream>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -47,6 +47,19 @@ struct NodeReport {
   double busy = 0, last_completion = 0;
   double finished_at = -1, detected_at = -1;  // -1: never
   std::uint64_t completed = 0, control_messages = 0, data_messages = 0;
+};
+
+// A rank's Context::note, gathered on rank 0.
+struct NoteReport {
+  char name[56] = {};
+  double value = 0;
+  static NoteReport of(const std::string& name, double value) {
+    NoteReport n;
+    if (name.size() >= sizeof n.name) throw std::logic_error("note name longer than 55 characters: " + name);
+    std::copy(name.begin(), name.end(), n.name);
+    n.value = value;
+    return n;
+  }
 };
 
 // A message on the wire: this header, then item_count items.
@@ -437,8 +450,10 @@ class MpiRun {
     mine.control_messages = messages_[0], mine.data_messages = messages_[1];
     std::vector<NodeReport> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
     MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, comm_);
-    const std::vector<std::uint64_t> every_id = gather_ids(own.items);
-    const std::string every_note = gather_notes();
+    const std::vector<std::uint64_t> every_id = gather(own.items);
+    std::vector<NoteReport> my_notes;
+    for (const auto& [name, value] : notes_) my_notes.push_back(NoteReport::of(name, value));
+    const std::vector<NoteReport> every_note = gather(my_notes);
     if (rank_ != 0) {
       RunResult elsewhere;
       elsewhere.reported = false;
@@ -493,39 +508,22 @@ class MpiRun {
     tm.events = tm.control_messages + tm.data_messages;
     tm.data_transferred = st0.total != 0 ? moved / st0.total : 0.0;
     sum.timing = tm;
-    std::istringstream notes(every_note);
-    for (std::string key; std::getline(notes, key, '\t');) {
-      std::string value;
-      std::getline(notes, value, '\n');
-      sum.notes[key] = std::stod(value);
-    }
+    for (const NoteReport& n : every_note) sum.notes[n.name] = n.value;  // in rank order: the highest rank's note of a name stays
     if (r_.record_final_load) out.final_load = final_load;
     return out;
   }
 
-  std::vector<std::uint64_t> gather_ids(const std::vector<std::uint64_t>& ids) {
-    int n = static_cast<int>(ids.size());
+  // Every rank's `mine`, concatenated in rank order on rank 0 (empty elsewhere).
+  template <class T>
+  std::vector<T> gather(const std::vector<T>& mine) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    int n = static_cast<int>(mine.size() * sizeof(T));
     std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
     MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
     int total = 0;
     for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
-    std::vector<std::uint64_t> out(rank_ == 0 ? static_cast<std::size_t>(total) : 0);
-    MPI_Gatherv(ids.data(), n, MPI_UINT64_T, out.data(), counts.data(), offsets.data(), MPI_UINT64_T, 0, comm_);
-    return out;
-  }
-
-  std::string gather_notes() {
-    std::ostringstream text;
-    text.precision(17);
-    for (const auto& [k, v] : notes_) text << k << '\t' << v << '\n';
-    const std::string mine = text.str();
-    int n = static_cast<int>(mine.size());
-    std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-    int total = 0;
-    for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
-    std::string out(rank_ == 0 ? static_cast<std::size_t>(total) : 0, '\0');
-    MPI_Gatherv(mine.data(), n, MPI_CHAR, out.data(), counts.data(), offsets.data(), MPI_CHAR, 0, comm_);
+    std::vector<T> out(rank_ == 0 ? static_cast<std::size_t>(total) / sizeof(T) : 0);
+    MPI_Gatherv(mine.data(), n, MPI_BYTE, out.data(), counts.data(), offsets.data(), MPI_BYTE, 0, comm_);
     return out;
   }
 
