@@ -644,3 +644,30 @@ TEST(EveryPair, AnalyzeAndRunAnswerOrRefuseForEveryEngineAndAlgorithm) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(TaskRuns, MisleadingResultsAreRefusedOrCorrected) {
+  const fs::path dir = fresh_dir("tasks");
+  const std::vector<std::string> ms = {"run", "--set", "engine=des", "--set", "algorithm=ms", "--set", "tasks.cores=4", "--set", "tasks.init=cq:200"};
+  // A time limit that cuts the run short is named.
+  std::vector<std::string> short_run = ms;
+  short_run.insert(short_run.end(), {"--set", "stop.time=1"});
+  expect_refused(nnlb_in(dir, short_run), "key 'stop.time': ended the task run with 0 of 200 tasks executed", "stop.time=1");
+  // Work that would overflow the sums is refused.
+  std::ofstream(dir / "huge.txt") << "1\n1e308\n";
+  expect_refused(nnlb_in(dir, {"run", "--set", "engine=des", "--set", "algorithm=dd", "--set", "tasks.init=file:huge.txt"}),
+                 "huge.txt:2: key 'tasks.init': task work must be in (0, 1e12] seconds, got 1e308", "a task of 1e308 s");
+  // Efficiency counts the cores' real speed: at most 1 on cores twice the reference speed.
+  const Outcome fast = nnlb_in(dir, {"run", "--set", "engine=des", "--set", "algorithm=dd", "--set", "platform.speed=2e9", "--format", "json"});
+  ASSERT_EQ(fast.status, 0) << fast.err;
+  const json s = json::parse(fast.out)["summary"];
+  EXPECT_LE(s["efficiency"].get<double>(), 1.0);
+  EXPECT_GT(s["efficiency"].get<double>(), 0.9);
+  EXPECT_GE(s["makespan_over_lower_bound"].get<double>(), 1.0);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nnlb

@@ -425,7 +425,8 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   if (built.program) {
     rec.result = run_tasks(s, prepared, seeds.engine);
     if (rec.result.reported)
-      rec.summary_extra = task_summary(prepared, rec.result.summary, engine == "mpi" ? s.number("mpi.work_scale") : 1.0);
+      rec.summary_extra =
+          located(s, "", [&] { return task_summary(prepared, rec.result.summary, engine == "mpi" ? s.number("mpi.work_scale") : 1.0); });
     return rec;
   }
   if (engine == "sync" && s.text("agent") != "iterative") {

@@ -35,6 +35,13 @@ double lower_bound(const PreparedRun& p) {
   return std::max(work / speed, longest / fastest);
 }
 
+// The cores' speeds in units of the reference speed, summed.
+double speed_sum(const PreparedRun& p) {
+  double speed = 0;
+  for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) speed += p.platform.node_speed(i) / reference_speed;
+  return speed;
+}
+
 double horizon(const Scenario& s, const PreparedRun& p) {
   double work = 0, slowest = std::numeric_limits<double>::infinity(), tasks = 0, least = 1;
   for (const auto& items : p.items)
@@ -137,17 +144,22 @@ json task_summary(const PreparedRun& p, const RunSummary& summary, double time_s
   }
   const WorkMetrics none;
   const WorkMetrics& w = summary.work ? *summary.work : none;
-  if (w.completed != tasks)
-    throw std::logic_error("task run ended with " + std::to_string(w.completed) + " of " + std::to_string(tasks) + " tasks executed");
+  if (w.completed != tasks) {
+    const std::string ended = "ended the task run with " + std::to_string(w.completed) + " of " + std::to_string(tasks) + " tasks executed";
+    if (summary.stop_reason == StopReason::time)
+      throw InputError({}, "stop.time", ended + ": raise it, or leave it unset (a horizon every schedule fits)");
+    throw std::logic_error("the task run " + ended.substr(10));
+  }
   const double makespan = w.last_completion, bound = lower_bound(p) * time_scale;
-  const auto cores = static_cast<double>(p.topology.graph.num_nodes());
   json idle = json::array();
   for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) idle.push_back(makespan - (i < w.busy.size() ? w.busy[i] : 0.0));
   json j = {{"tasks", tasks},
             {"tasks_executed", w.completed},
             {"work", work},
             {"makespan", makespan},
-            {"efficiency", makespan > 0 ? work * time_scale / (cores * makespan) : 0.0},
+            // The ideal time (all work spread over all the cores' speed, the lower bound's first
+            // term) over the makespan: at most 1 on any platform.
+            {"efficiency", makespan > 0 ? work * time_scale / (speed_sum(p) * makespan) : 0.0},
             {"idle_time", idle},
             {"lower_bound", bound},
             {"makespan_over_lower_bound", bound > 0 ? makespan / bound : 0.0}};

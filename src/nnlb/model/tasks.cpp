@@ -15,6 +15,9 @@ namespace {
 
 const char* key = "tasks.init";
 constexpr std::uint64_t max_tasks = 100'000'000;
+// A task's work, at most (seconds): 1e12 s is 30,000 years; with max_tasks of them the total
+// stays finite and summable in a double.
+constexpr double max_task_work = 1e12;
 
 std::uint64_t task_count(std::string_view text) {
   const std::uint64_t n = parse_uint(text, key);
@@ -32,7 +35,7 @@ std::vector<double> read_task_file(std::string_view spec, const std::string& bas
     } catch (const InputError& e) {
       throw InputError(where, {}, std::string(e.what()) + " (one work amount in seconds per line)");
     }
-    if (!(w > 0)) throw InputError(where, {}, "task work must be > 0 seconds, got " + std::string(value));
+    if (!(w > 0 && w <= max_task_work)) throw InputError(where, {}, "task work must be in (0, 1e12] seconds, got " + std::string(value));
     work.push_back(w);
   });
   if (work.empty()) throw InputError(path, {}, "task file lists no task");
@@ -71,7 +74,7 @@ std::vector<double> make_tasks(std::string_view spec, std::uint64_t seed, const 
     if (p.size() != 3) throw InputError({}, key, "expected uniform:N,LO,HI");
     const std::uint64_t n = task_count(p[0]);
     const double lo = parse_double(p[1], key), hi = parse_double(p[2], key);
-    if (!(lo > 0 && lo <= hi)) throw InputError({}, key, "uniform:N,LO,HI needs 0 < LO <= HI");
+    if (!(lo > 0 && lo <= hi && hi <= max_task_work)) throw InputError({}, key, "uniform:N,LO,HI needs 0 < LO <= HI <= 1e12 seconds");
     std::vector<double> work(n);
     for (double& w : work) w = rng.uniform(lo, hi);
     return work;
