@@ -122,7 +122,7 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run --set load.init=uniform:5", "key 'load.init'"},
       {"run --set load.mode=integer --set load.init=uniform:0.5,3", "key 'load.init'"},
       {"run --set topology=mesh:1x4", "key 'topology': topology 'mesh:1x4': every dimension needs at least 2 nodes"},
-      {"run --set topology=file:/nonexistent/graph.txt", "/nonexistent/graph.txt: key 'topology': cannot open graph file"},
+      {"run --set topology=file:/nonexistent/graph.txt", "/nonexistent/graph.txt: key 'topology': graph file not found"},
       {"run --set invocation=threshold --set threshold.low=900", "key 'threshold.low': must not exceed threshold.high"},
       {"run " + data + "/bad-syntax.toml", data + "/bad-syntax.toml:2: malformed TOML"},
       {"run " + data + "/odf-on-star.toml", data + "/odf-on-star.toml: key 'alpha'"},

@@ -282,7 +282,7 @@ TEST(GraphIoTest, MalformedFilesNameFileAndLine) {
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(e.source(), data_dir + "/no_such_file.edges");
-    EXPECT_TRUE(contains(e.what(), "cannot open graph file"));
+    EXPECT_TRUE(contains(e.what(), "graph file not found"));
   }
 }
 

@@ -503,8 +503,8 @@ TEST(BadInput, GraphAndLoadFilesAreBoundedBeforeAllocating) {
       {"topology=file:farther.edges", "farther.edges: key 'topology': node id 300000000 is too large"},
       {"topology=file:gap.edges", "gap.edges: key 'topology': node id 4 is too large: the file's 2 edges touch at most 4 nodes"},
       {"topology=file:float.edges", "float.edges:2: key 'topology': '3e8' is not a node id"},
-      {"topology=file:/dev/zero", "/dev/zero: key 'topology': is not a regular file"},
-      {"load.init=file:/dev/zero", "/dev/zero: key 'load.init': is not a regular file"},
+      {"topology=file:/dev/zero", "/dev/zero: key 'topology': graph file is not a regular file"},
+      {"load.init=file:/dev/zero", "/dev/zero: key 'load.init': load file is not a regular file"},
       {"load.init=random-total:1e308*N", "key 'load.init': 'random-total:1e308*N': the total load inf exceeds 1e+100"},
       {"load.init=uniform:0,1e300", "key 'load.init': 'uniform:0,1e300': the total load"},
       {"load.init=single:3,1e200", "key 'load.init': 'single:3,1e200': the total load 1e+200 exceeds 1e+100"},
@@ -574,7 +574,7 @@ TEST(SetOption, FilesNamedOnTheCommandLineAreRelativeToTheCurrentFolder) {
   }
   // The scenario file's own relative paths stay relative to its folder.
   std::ofstream(dir / "sub" / "own.toml") << "topology = \"ring:4\"\nstop.steps = 2\nload.init = \"file:load.txt\"\n";
-  expect_refused(nnlb_in(dir, {"run", "sub/own.toml"}), (dir / "sub" / "load.txt").string() + ": key 'load.init': cannot open load file",
+  expect_refused(nnlb_in(dir, {"run", "sub/own.toml"}), (dir / "sub" / "load.txt").string() + ": key 'load.init': load file not found",
                  "a scenario's own path");
   fs::remove_all(dir);
 }
@@ -666,6 +666,27 @@ TEST(TaskRuns, MisleadingResultsAreRefusedOrCorrected) {
   EXPECT_LE(s["efficiency"].get<double>(), 1.0);
   EXPECT_GT(s["efficiency"].get<double>(), 0.9);
   EXPECT_GE(s["makespan_over_lower_bound"].get<double>(), 1.0);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(BadInput, InputPathsMustBeRegularFilesCheckedBeforeReading) {
+  // /dev/zero never ends: read as a scenario it once grew until killed; as a store, 2.1 GB read.
+  const fs::path dir = fresh_dir("regular");
+  expect_refused(nnlb_in(dir, {"run", "/dev/zero"}), "/dev/zero: scenario file is not a regular file", "run /dev/zero");
+  std::ofstream(dir / "s.toml") << "[study]\nrepeat = 2\n[base]\ntopology = \"ring:4\"\nstop.steps = 3\n";
+  expect_refused(nnlb_in(dir, {"sweep", "s.toml", "-q", "--store", "/dev/zero"}), "/dev/zero: results store is not a regular file",
+                 "sweep --store /dev/zero");
+  // A results folder that cannot be walked (/ holds /proc) is one line, not a filesystem exception.
+  const Outcome report = nnlb_in(dir, {"report", "--results", "/", "--out", (dir / "report").string()});
+  EXPECT_EQ(report.status, 2) << report.err;
+  EXPECT_EQ(lines(report.err), 1u) << report.err;
+  EXPECT_EQ(report.err.find("filesystem error"), std::string::npos) << report.err;
   fs::remove_all(dir);
 }
 

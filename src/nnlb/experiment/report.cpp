@@ -320,8 +320,16 @@ std::size_t line_count(const fs::path& path) {
 // Every folder RESULTS/NAME with a study file SCENARIOS/NAME.toml, by name.
 std::vector<StudyPage> find_studies(const fs::path& results, const fs::path& scenarios) {
   std::vector<StudyPage> found;
-  for (const auto& entry : fs::recursive_directory_iterator(results)) {
-    if (!entry.is_directory()) continue;
+  // Two levels deep (RESULTS/AUTHOR/STUDY), past folders it may not read, with errors as one line.
+  std::error_code ec;
+  fs::recursive_directory_iterator it(results, fs::directory_options::skip_permission_denied, ec);
+  if (ec) throw InputError(results.string(), {}, "cannot read the results folder: " + ec.message());
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) throw InputError(results.string(), {}, "cannot read the results folder: " + ec.message());
+    if (it.depth() >= 1) it.disable_recursion_pending();
+    const fs::directory_entry& entry = *it;
+    std::error_code type;
+    if (!entry.is_directory(type)) continue;
     const fs::path name = fs::relative(entry.path(), results);
     fs::path file = scenarios / name;
     file += ".toml";

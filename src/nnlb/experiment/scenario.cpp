@@ -14,6 +14,7 @@
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 
 namespace nnlb {
 
@@ -255,8 +256,7 @@ Scenario Scenario::from_toml(const std::string& text, const std::string& source)
 }
 
 Scenario Scenario::from_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, {}, std::filesystem::exists(path) ? "cannot read scenario file" : "scenario file not found");
+  std::ifstream in = open_input(path, "scenario file");
   std::stringstream buf;
   buf << in.rdbuf();
   Scenario s = from_toml(buf.str(), path);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 #include "nnlb/util/json_depth.hpp"
 #include "nnlb/version.hpp"
 
@@ -19,6 +20,7 @@ using nlohmann::json;
 
 std::vector<json> read_store(const std::string& path, const std::function<void(const std::string&)>& warn) {
   std::vector<json> records;
+  require_regular_or_absent(path, "results store");
   std::ifstream in(path);
   if (!in) return records;
   std::string line;

@@ -15,6 +15,7 @@
 #include "nnlb/experiment/store.hpp"
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 
 namespace nnlb {
 
@@ -24,8 +25,7 @@ namespace {
 
 std::string read_text(const std::string& path) {
   if (std::filesystem::is_directory(path)) throw InputError(path, {}, "is a folder, not a study file");
-  std::ifstream in(path);
-  if (!in) throw InputError(path, {}, "study file not found");
+  std::ifstream in = open_input(path, "study file");
   std::stringstream buf;
   buf << in.rdbuf();
   return buf.str();

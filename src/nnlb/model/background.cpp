@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 #include "nnlb/util/parse.hpp"
 #include "nnlb/util/rng.hpp"
 
@@ -32,9 +33,7 @@ Background Background::parse(std::string_view spec, NodeId nodes, std::uint64_t 
   if (!spec.starts_with("file:")) throw InputError({}, key, "'" + std::string(spec) + "' is not none, random:LO,HI,PERIOD or file:PATH");
   std::filesystem::path path(spec.substr(5));
   if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
-  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path)) throw InputError(path.string(), {}, "is not a regular file");
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string(), {}, "cannot open background file");
+  std::ifstream in = open_input(path, "background file");
   b.kind_ = Kind::file;
   b.changes_.assign(nodes, {{0.0, 1.0}});
   std::string line;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 
 namespace nnlb {
 
@@ -19,10 +20,7 @@ namespace {
 constexpr std::uint64_t max_nodes = 0xffffffffULL;
 
 std::string read_text(const std::string& path) {
-  // A device or FIFO (/dev/zero) may never end: only regular files are read.
-  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path)) throw InputError(path, {}, "is not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, {}, "cannot open graph file");
+  std::ifstream in = open_input(path, "graph file", std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 #include "nnlb/util/parse.hpp"
 #include "nnlb/util/rng.hpp"
 
@@ -117,10 +118,7 @@ std::vector<double> make_initial_load(std::string_view spec, NodeId nodes, LoadM
     if (args.empty()) throw InputError({}, "load.init", what + ": expected file:PATH");
     std::filesystem::path path(args);
     if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
-    if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path))
-      throw InputError(path.string(), {}, "is not a regular file");
-    std::ifstream in(path);
-    if (!in) throw InputError(path.string(), {}, "cannot open load file");
+    std::ifstream in = open_input(path, "load file");
     std::string line;
     NodeId count = 0;
     for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {

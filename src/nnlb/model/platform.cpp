@@ -5,6 +5,7 @@
 
 #include "nnlb/model/load.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 #include "nnlb/util/parse.hpp"
 #include "nnlb/util/rng.hpp"
 
@@ -144,9 +145,7 @@ Platform preset_platform(std::string_view name, const Graph& g) {
 }
 
 void apply_platform_file(const std::string& path, const Graph& g, Platform& p) {
-  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path)) throw InputError(path, {}, "is not a regular file");
-  std::ifstream in(path);
-  if (!in) throw InputError(path, {}, std::filesystem::exists(path) ? "cannot read platform file" : "platform file not found");
+  std::ifstream in = open_input(path, "platform file");
   const NodeId n = g.num_nodes();
   std::string line;
   for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {

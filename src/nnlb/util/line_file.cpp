@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/input_file.hpp"
 
 namespace nnlb {
 
@@ -11,9 +12,7 @@ std::string read_value_lines(std::string_view spec, const std::string& base_dir,
                              const std::function<void(std::string_view value, const std::string& where)>& each) {
   std::filesystem::path path(spec);
   if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
-  if (std::filesystem::exists(path) && !std::filesystem::is_regular_file(path)) throw InputError(path.string(), {}, "is not a regular file");
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string(), {}, std::filesystem::exists(path) ? "cannot read " + what : what + " not found");
+  std::ifstream in = open_input(path, what);
   std::string line;
   for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {
     if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
