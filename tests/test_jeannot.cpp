@@ -662,3 +662,21 @@ TEST(RelativeImbalance, EqualSpeedsGiveXusFactorBitForBit) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(IterativeApplication, ConsumingMoreThanANodeHoldsEmptiesItExactly) {
+  // workload.consumption above the generation mean: nodes run dry (documented: at most what a
+  // node holds is consumed). A node that consumes all it holds ends at exactly 0 whatever the
+  // rounding of held + generated, and a node that sends all it holds never asks for an ulp more.
+  for (const char* engine : {"engine=sync", "engine=des"}) {
+    const RunRecord r = test::run_sets({engine, "agent=iterative", "algorithm=mr", "workload.kind=dynamic", "workload.consumption=110",
+                                        "app.iterations=300"});
+    EXPECT_TRUE(r.result.summary.finished_at) << engine;
+    EXPECT_LE(r.result.summary.max_conservation_error, 1e-9) << engine;
+  }
+}
+
+}  // namespace
+}  // namespace nnlb

@@ -21,7 +21,7 @@ struct Workload {
     double gen = std::max(0.0, rng.normal(generation_mean, generation_stddev));
     if (integer) gen = std::round(gen);
     const double consumed = std::clamp(integer ? std::floor(consumption) : consumption, 0.0, std::max(held + gen, 0.0));
-    return gen - consumed;
+    return std::max(gen - consumed, -held);  // consuming everything leaves exactly 0, whatever the rounding of held + gen
   }
 };
 

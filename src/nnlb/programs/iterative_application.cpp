@@ -116,7 +116,9 @@ class IterativeAgent final : public Agent {
   void decide(Context& ctx) {
     const double wi = ctx.load(), ci = ctx.speed();
     const auto info = ctx.neighbors();
-    double total = 0;
+    // `left` falls by each amount as the engine's holdings will when the transfers are sent, in
+    // the same order, so the last send never asks for a rounding error more than is held.
+    double total = 0, left = wi;
     for (Port p = 0; p < sent_.size(); ++p) {
       const double wj = exchange_.reported(p), cj = info[p].speed;
       double l = std::max(0.0, mr_flow(negotiation_.out()[p], negotiation_.in()[p], wi, wj));
@@ -125,9 +127,10 @@ class IterativeAgent final : public Agent {
           !(exchange_cost(l, info[p].latency, info[p].bandwidth, opt_.bytes_per_unit, opt_.pre_cost, opt_.post_cost) <
             k_ * exchange_benefit(wi, ci, wj, cj, l, opt_.work_per_unit)))
         l = 0;
-      if (opt_.shaker.kappa > 0) l = std::max(l, shaker_step(opt_.shaker, stuck_[p], l > 0, wi - total, ci, wj, cj, ctx.rng()));
-      l = std::min(l, wi - total);
+      if (opt_.shaker.kappa > 0) l = std::max(l, shaker_step(opt_.shaker, stuck_[p], l > 0, left, ci, wj, cj, ctx.rng()));
+      l = std::min(l, left);
       sent_[p] = l;
+      left -= l;
       total += l;
     }
     exchange_.decide(ctx, sent_);
