@@ -37,6 +37,13 @@ RunResult run_on(const EngineEntry& e, const Topology& t, const Program& p, cons
   return e.run(r);
 }
 
+// The record's totals: initial and final (load and item weights), and what moved.
+void expect_totals(const RunResult& r, double initial, double final, double moved) {
+  EXPECT_EQ(r.summary.initial_total, initial);
+  EXPECT_EQ(r.summary.final_total, final);
+  EXPECT_EQ(r.summary.load_moved, moved);
+}
+
 // A program from one lambda per handler; what the nodes observed goes to `log`.
 struct Log {
   std::map<NodeId, std::vector<double>> values;  // per receiving node, in the order observed
@@ -102,9 +109,7 @@ TEST(Conformance, MessagesOfALinkArriveInOrderWithTheirCargo) {
     expected.pop_back();
     EXPECT_EQ(got, expected);  // first in, first out on the link
     EXPECT_EQ(r.final_load, (std::vector<double>{30, 20}));
-    EXPECT_EQ(r.summary.load_moved, 20);
-    EXPECT_EQ(r.summary.initial_total, 50);
-    EXPECT_EQ(r.summary.final_total, 50);
+    expect_totals(r, 50, 50, 20);
   }
 }
 
@@ -141,9 +146,7 @@ TEST(Conformance, ItemsTravelWithTheirIdentitiesAndWeights) {
     std::sort(ids.begin(), ids.end());
     EXPECT_EQ(ids, (std::vector<std::uint64_t>{100, 101, 102}));
     EXPECT_EQ(r.final_load, (std::vector<double>{0, 6}));  // item weights count as load
-    EXPECT_EQ(r.summary.initial_total, 6);
-    EXPECT_EQ(r.summary.final_total, 6);
-    EXPECT_EQ(r.summary.load_moved, 6);
+    expect_totals(r, 6, 6, 6);
   }
 }
 

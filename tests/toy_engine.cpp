@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/envelope.hpp"
 #include "nnlb/engine/core/execution.hpp"
 #include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/ledger.hpp"
@@ -21,13 +22,6 @@
 
 namespace nnlb {
 namespace {
-
-struct Letter {
-  Message msg;
-  NodeId to = 0;
-  Channel channel = Channel::control;
-  std::vector<Item> items;
-};
 
 // Something due at a time: a letter to deliver, a timer, or an item's end.
 struct Due {
@@ -43,7 +37,7 @@ struct ToyNode : Holdings {
   std::unique_ptr<Agent> agent;
   Execution execution;
   std::vector<NeighborInfo> neighbors;
-  std::vector<Letter> mailbox[channel_count];
+  std::vector<Envelope> mailbox[channel_count];
 };
 
 class ToyRun {
@@ -91,7 +85,7 @@ class ToyRun {
       due_.pop();
       now_ = d.at;
       if (d.kind == Due::Kind::letter) {
-        Letter& l = letters_[d.tag];
+        Envelope& l = letters_[d.tag];
         const Channel c = l.channel;
         nodes_[l.to].mailbox[static_cast<std::size_t>(c)].push_back(std::move(l));
         if (r_.program.notifies(c)) call(d.node, [&](Agent& a) { a.arrived(ctx_, c); });
@@ -131,7 +125,7 @@ class ToyRun {
     if (p >= n.neighbors.size() || !(cargo.load >= 0 && (r_.program.needs().overdraft || cargo.load <= n.load)))
       throw std::logic_error("toy: a bad send from node " + std::to_string(i));
     n.load -= cargo.load;
-    Letter l{Message{}, n.neighbors[p].id, channel, cargo.items.empty() ? std::vector<Item>{} : n.extract(cargo.items)};
+    Envelope l{Message{}, n.neighbors[p].id, channel, cargo.items.empty() ? std::vector<Item>{} : n.extract(cargo.items)};
     const Slot s = g_.first_slot(i) + p;
     l.msg = {static_cast<Port>(g_.reverse(s) - g_.first_slot(l.to)), i, tag, static_cast<std::uint32_t>(l.items.size()), cargo.load, value};
     moved_ += cargo.load;
@@ -145,7 +139,7 @@ class ToyRun {
     auto& box = nodes_[i].mailbox[static_cast<std::size_t>(channel)];
     taken_.clear();
     taken_items_.clear();
-    for (Letter& l : box) {
+    for (Envelope& l : box) {
       nodes_[i].load += l.msg.load;
       for (const Item& it : l.items) nodes_[i].add(it), taken_items_.push_back(it);
       taken_.push_back(l.msg);
@@ -198,7 +192,7 @@ class ToyRun {
       c.node(n, n.execution);
       held.push_back(n.held());
       for (const auto& box : n.mailbox)
-        for (const Letter& l : box) c.in_flight(l.msg.load, l.items);
+        for (const Envelope& l : box) c.in_flight(l.msg.load, l.items);
     }
     c.completed(completions_);
     for (auto pending = due_; !pending.empty(); pending.pop())
@@ -218,7 +212,7 @@ class ToyRun {
   Completions completions_;
   std::vector<ToyNode> nodes_;
   std::vector<Rng> rngs_;
-  std::vector<Letter> letters_;
+  std::vector<Envelope> letters_;
   std::priority_queue<Due, std::vector<Due>, std::greater<>> due_;
   NodeContext<ToyRun> ctx_;
   std::vector<Message> taken_;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/envelope.hpp"
 #include "nnlb/engine/core/execution.hpp"
 #include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/ledger.hpp"
@@ -22,13 +23,6 @@ namespace nnlb {
 
 namespace {
 
-struct Posted {
-  Message msg;
-  NodeId to = 0;
-  Channel channel = Channel::control;
-  std::vector<Item> items;
-};
-
 struct Timer {
   std::uint64_t round;
   std::uint32_t tag;
@@ -38,14 +32,14 @@ struct Timer {
 struct RoundNode : Holdings {
   std::unique_ptr<Agent> agent;
   Execution execution;
-  std::vector<Posted> inbox[channel_count];  // arrived, not yet taken
+  std::vector<Envelope> inbox[channel_count];  // arrived, not yet taken
   std::vector<Timer> timers;                 // in the order they were set
   std::uint32_t fresh[channel_count] = {};   // arrived this round: Agent::arrived still to call
 };
 
 // Per worker: what its nodes sent this round, and scratch for their Context calls.
 struct Lane {
-  std::vector<Posted> outbox;
+  std::vector<Envelope> outbox;
   double added = 0;  // Context::add_load by the lane's nodes in this round
   Completions completed;  // items the lane's nodes completed
   std::vector<Message> taken;
@@ -153,7 +147,7 @@ class RoundsRun {
     if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
       throw std::logic_error("node " + std::to_string(i) + " sends load it does not hold");
     const Slot s = g_.first_slot(i) + p;
-    Posted post;
+    Envelope post;
     post.to = g_.target(s);
     post.msg.port = static_cast<Port>(g_.reverse(s) - g_.first_slot(post.to));
     post.msg.from = i;
@@ -173,7 +167,7 @@ class RoundsRun {
     std::vector<Item>& items = lanes_[lane].taken_items;
     taken.clear();
     items.clear();
-    for (Posted& p : n.inbox[static_cast<std::size_t>(channel)]) {
+    for (Envelope& p : n.inbox[static_cast<std::size_t>(channel)]) {
       n.load += p.msg.load;
       for (const Item& it : p.items) n.add(it), items.push_back(it);
       taken.push_back(p.msg);
@@ -229,7 +223,7 @@ class RoundsRun {
   // Moves last round's messages into their receivers' inboxes, in sender order.
   void deliver() {
     for (Lane& lane : lanes_) {
-      for (Posted& p : lane.outbox) {
+      for (Envelope& p : lane.outbox) {
         const auto c = static_cast<std::size_t>(p.channel);
         moved_ += p.msg.load;
         for (const Item& it : p.items) moved_ += it.weight;
@@ -246,7 +240,7 @@ class RoundsRun {
   }
 
   // FaultInjection: the k-th load-carrying message is lost, altered or delivered twice.
-  [[gnu::noinline]] void inject_fault(Posted& p) {
+  [[gnu::noinline]] void inject_fault(Envelope& p) {
     const auto c = static_cast<std::size_t>(p.channel);
     const std::uint64_t k = ++carrying_sent_;
     if (FaultInjection::hits(opt_.faults.drop_every, k)) return;
@@ -313,10 +307,10 @@ class RoundsRun {
     for (const RoundNode& n : nodes_) {
       c.node(n, n.execution);
       for (const auto& box : n.inbox)
-        for (const Posted& p : box) c.in_flight(p.msg.load, p.items);
+        for (const Envelope& p : box) c.in_flight(p.msg.load, p.items);
     }
     for (const Lane& lane : lanes_)
-      for (const Posted& p : lane.outbox) c.in_flight(p.msg.load, p.items);
+      for (const Envelope& p : lane.outbox) c.in_flight(p.msg.load, p.items);
     r.summary.final_total = c.total();
     r.summary.max_conservation_error =
         std::max(r.summary.max_conservation_error, ledger_.check(std::move(c), integer_, "round " + std::to_string(round_)));
