@@ -50,7 +50,9 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .runs_programs = false,
                       .default_time_limit = 0,
                       .honours = {"port", "de.sweep_cost", "invocation", "threshold.", "workload.", "stop.steps", "stop.imbalance",
-                                  "stop.quiescent", "stop.spread", "output.load_history", "output.series_every"}});
+                                  "stop.quiescent", "stop.spread", "output.load_history", "output.series_every"},
+                      .except = {},
+                      .run = {}});
   registry.push_back({.name = "rounds",
                       .summary = "node programs in lock-step rounds, a message read one round later",
                       .time = TimeModel::rounds,
@@ -58,6 +60,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .provides = program_capabilities,
                       .default_time_limit = 0,
                       .honours = {"stop.steps", "stop.band", "output.series_every"},
+                      .except = {},
                       .run = run_rounds_engine});
   registry.push_back({.name = "des",
                       .summary = "discrete events in simulated seconds, links with latency and bandwidth (the built-in simulator)",
@@ -66,13 +69,16 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .provides = program_capabilities,
                       .honours = {"des.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "tasks.latency", "tasks.background"},
+                      .except = {},
                       .run = run_des_engine});
   registry.push_back({.name = "p2p",
                       .summary = "loosely-synchronous jobs on a changing P2P host network, in time units (Douglas & Harwood)",
                       .time = TimeModel::time_units,
                       .runs_programs = false,
                       .items = true,
-                      .honours = {"p2p.", "churn.", "guest.", "stop.time"}});
+                      .honours = {"p2p.", "churn.", "guest.", "stop.time"},
+                      .except = {},
+                      .run = {}});
   // Real ranks under mpirun: the runtime attaches its runner when it can run (src/cli/main.cpp).
   registry.push_back({.name = "mpi",
                       .summary = "real ranks under mpirun -np P, one rank per node, wall-clock seconds",
@@ -81,7 +87,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .provides = program_capabilities,
                       .default_time_limit = 600,
                       .honours = {"des.", "stop.band", "stop.time", "stop.stall", "mpi."},
-                      .except = {"des.separate_control"}});
+                      .except = {"des.separate_control"},
+                      .run = {}});
 }
 
 }  // namespace nnlb
