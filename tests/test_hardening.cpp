@@ -692,3 +692,22 @@ TEST(BadInput, InputPathsMustBeRegularFilesCheckedBeforeReading) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(BadInput, NamesOfOnePolicyBehaveAlikeAndARefusalSaysHowToQuote) {
+  const fs::path dir = fresh_dir("names");
+  // gde is de under another name: the same default lambda (ade), not a refusal.
+  for (const char* name : {"algorithm=de", "algorithm=gde", "algorithm=dimension-exchange"}) {
+    const Outcome o = nnlb_in(dir, {"run", "--set", name, "--set", "topology=ring:4", "--set", "stop.steps=3", "--format", "json"});
+    ASSERT_EQ(o.status, 0) << name << ": " << o.err;
+    EXPECT_EQ(json::parse(o.out)["parameters"]["lambda"], 0.5) << name;
+  }
+  // A string key given a boolean: the refusal says how to quote it.
+  expect_refused(nnlb_in(dir, {"run", "--set", "name=true"}), "expected a string (quote it: --set 'KEY=\"true\"'", "name=true");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nnlb

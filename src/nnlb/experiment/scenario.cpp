@@ -277,6 +277,7 @@ void Scenario::set(const std::string& key, const json& value, const std::string&
     case Type::string:
       if (!v.is_string()) {
         if (v.is_number()) v = number_text(v.get<double>());  // e.g. platform.speed = 2
+        else if (v.is_boolean()) type_error(R"(a string (quote it: --set 'KEY="true"', or KEY = "true" in a file))");
         else type_error("a string");
       }
       if (!info.choices.empty() && std::find(info.choices.begin(), info.choices.end(), v.get<std::string>()) == info.choices.end()) {

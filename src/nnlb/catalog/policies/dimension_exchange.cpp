@@ -26,8 +26,7 @@ void register_dimension_exchange(PolicyCatalog& catalog) {
                .keys = {{PolicyKey::Type::text_or_number, "lambda", "", "dimension-exchange parameter: ade | ode | NUMBER"}},
                .help = {"lambda: ade | ode | NUMBER in (0,1) (default ade)"},
                .build = [](const PolicySpec& s, const Topology& t) {
-                 const std::string lambda = s.text("lambda");
-                 if (s.algorithm == "gde" && lambda.empty()) throw InputError({}, "lambda", "algorithm 'gde' needs a lambda");
+                 const std::string lambda = s.text("lambda");  // one default for every name of it
                  return exchange(lambda.empty() ? "ade" : lambda, "de", t);
                }});
   for (const char* named : {"ade", "ode"})
