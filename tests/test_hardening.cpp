@@ -711,3 +711,19 @@ TEST(BadInput, NamesOfOnePolicyBehaveAlikeAndARefusalSaysHowToQuote) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(PlotText, AFieldNoRecordHasIsNamedNotDrawnAsNull) {
+  const fs::path dir = fresh_dir("plot-typo");
+  const fs::path store = hostile_store(dir);
+  expect_refused(nnlb_in(dir, {"plot", store.string(), "--kind", "bars", "--x", "TYPO", "--y", "summary.steps", "--out", "t.png"}),
+                 "--x: no record in " + store.string() + " has the field 'TYPO'", "bars --x TYPO");
+  EXPECT_FALSE(fs::exists(dir / "t.png"));
+  EXPECT_FALSE(fs::exists(dir / "t.gp"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nnlb

@@ -58,6 +58,14 @@ int plot(PlotOptions o) {
   check_image_name(o.out, "--out");
   const auto records = read_records(o.input);
   if (records.empty()) throw InputError(o.input, {}, "holds no records");
+  // A field no record has would draw one category "null" (bars) or nothing: a typo, named.
+  const auto named = [&](const std::string& field, const char* option) {
+    if (field.empty() || o.spec.kind == "series" || o.spec.kind == "heatmap") return;
+    if (std::none_of(records.begin(), records.end(), [&](const nlohmann::json& r) { return !record_field(r, field).is_null(); }))
+      throw InputError(option, {}, "no record in " + o.input + " has the field '" + field + "'");
+  };
+  named(o.spec.x, "--x");
+  for (const std::string& y : o.spec.y) named(y, "--y");
   o.spec.file = out.stem().string();
   const std::string dir = out.has_parent_path() ? out.parent_path().string() : ".";
   write_plots({o.spec}, records, dir, fs::path(o.input).filename().string(), out.extension().string());
