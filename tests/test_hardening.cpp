@@ -727,3 +727,17 @@ TEST(PlotText, AFieldNoRecordHasIsNamedNotDrawnAsNull) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(BadInput, ANulByteInAFileDoesNotCutTheLineShort) {
+  const fs::path dir = fresh_dir("nul");
+  std::ofstream(dir / "p.txt", std::ios::binary) << std::string("\0speed 1\n", 9);
+  expect_refused(nnlb_in(dir, {"run", "--set", "platform.file=p.txt"}), "key 'platform.file': unknown line '\\x00speed' (speed or link)",
+                 "a NUL byte");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nnlb

@@ -35,7 +35,7 @@ struct EngineRun {
   double band = 0.01;               // balanced: every node within band x its share (core/balance.hpp)
   bool stop_when_balanced = false;  // stop once every node is in the band (static load only)
   double stall = 0;                 // with stop_when_balanced: "stalled" after this many seconds without movement; 0: never
-  std::optional<double> spread;     // stop when max - min <= spread (at a sample)
+  std::optional<double> spread{};   // stop when max - min <= spread (at a sample)
   bool stop_on_detection = false;   // stop when a node reports detected termination
   double sample_period = 0;         // the series every this many seconds; 0: the engine's default
   std::uint64_t series_every = 1;   // a row every k rounds (rounds); any k > 0 keeps every sample (timed engines); 0: first and last only
@@ -44,7 +44,7 @@ struct EngineRun {
   bool separate_control = false;    // control messages on a lane of their own (des)
   double work_scale = 1;            // real seconds per second of an item's work (Context::execute, real ranks)
   std::uint64_t seed = 1;
-  FaultInjection faults;            // tests: lose, double or alter load-carrying messages
+  FaultInjection faults{};          // tests: lose, double or alter load-carrying messages
   const EdgeColoring* coloring = nullptr;  // dimension exchange pairs by it (NeighborInfo::color)
   std::string nodes_key = "topology";     // the key that sets the number of nodes (for messages)
 };

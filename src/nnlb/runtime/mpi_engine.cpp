@@ -103,8 +103,8 @@ void pause_briefly() {
 class MpiRun {
  public:
   MpiRun(const EngineRun& r, MPI_Comm comm)
-      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(comm),
-        rule_{r.band, load_grain(integer_, r.initial)}, recorder_(speed_shares(r.platform, g_.num_nodes())), ctx_(*this) {
+      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(comm), ctx_(*this),
+        rule_{r.band, load_grain(integer_, r.initial)}, recorder_(speed_shares(r.platform, g_.num_nodes())) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     if (static_cast<std::uint64_t>(size_) != g_.num_nodes())

@@ -11,14 +11,9 @@ std::string hex_escape(unsigned char c) {
 
 }  // namespace
 
-std::string InputError::line() const {
-  std::string out;
-  if (!source_.empty()) out += source_ + ": ";
-  if (!key_.empty()) out += "key '" + key_ + "': ";
-  out += what();
-  // One line on a terminal: control characters quoted from the input are shown escaped.
+std::string escape_controls(const std::string& text) {
   std::string shown;
-  for (const char c : out) {
+  for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
     if (u >= 0x20 && u != 0x7f) shown += c;
     else if (c == '\n') shown += "\\n";
@@ -27,6 +22,13 @@ std::string InputError::line() const {
     else shown += hex_escape(u);
   }
   return shown;
+}
+
+std::string InputError::line() const {
+  std::string out;
+  if (!source_.empty()) out += source_ + ": ";
+  if (!key_.empty()) out += "key '" + key_ + "': ";
+  return escape_controls(out) + what();  // what() is escaped already
 }
 
 InputError InputError::located(const std::string& source, const std::string& key) const {

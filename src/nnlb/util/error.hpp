@@ -5,11 +5,15 @@
 
 namespace nnlb {
 
+// `text` with control characters shown escaped (\n, \t, \x00, ...): one line on a terminal, and
+// a NUL quoted from the input no longer ends the message early.
+std::string escape_controls(const std::string& text);
+
 class InputError : public std::runtime_error {
  public:
   InputError(std::string source, std::string key, const std::string& problem)
-      : std::runtime_error(problem), source_(std::move(source)), key_(std::move(key)) {}
-  explicit InputError(const std::string& problem) : std::runtime_error(problem) {}
+      : std::runtime_error(escape_controls(problem)), source_(std::move(source)), key_(std::move(key)) {}
+  explicit InputError(const std::string& problem) : std::runtime_error(escape_controls(problem)) {}
 
   const std::string& source() const { return source_; }
   const std::string& key() const { return key_; }
