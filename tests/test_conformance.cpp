@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -125,6 +126,37 @@ TEST(Conformance, ALostMessageIsCaughtByTheRecount) {
     EngineRun r{t, p, LoadMode::real, init, platform};
     r.faults.drop_every = 1;
     EXPECT_THROW(e->run(r), ConservationError);
+  }
+}
+
+TEST(Conformance, ASendOfWhatTheNodeDoesNotHoldIsRefused) {
+  // Each bad send, on every engine: to a port the node does not have, more load than it holds,
+  // negative load, an item it does not hold, an item named twice.
+  const std::vector<std::function<void(Context&)>> bad = {
+      [](Context& ctx) { ctx.send(ctx.degree(), Channel::data, 1, {}, 0); },
+      [](Context& ctx) { ctx.send(0, Channel::data, 1, {}, 0, {.load = ctx.load() + 1}); },
+      [](Context& ctx) { ctx.send(0, Channel::data, 1, {}, 0, {.load = -1}); },
+      [](Context& ctx) {
+        const ItemId none[] = {999};
+        ctx.send(0, Channel::data, 1, {}, 0, {.items = none});
+      },
+      [](Context& ctx) {
+        const ItemId twice[] = {ctx.items().front().id, ctx.items().front().id};
+        ctx.send(0, Channel::data, 1, {}, 0, {.items = twice});
+      },
+  };
+  for (const EngineEntry* e : engines_with(Capability::messages | Capability::items)) {
+    SCOPED_TRACE(e->name);
+    for (std::size_t k = 0; k < bad.size(); ++k) {
+      SCOPED_TRACE(k);
+      Scripted p;
+      p.needs_items = true;
+      p.on_start = [&bad, k](Context& ctx, Log&) {
+        if (ctx.self() == 0) bad[k](ctx);
+      };
+      const InitialState init{{5, 0}, {{{1, 1, 0}}, {}}};
+      EXPECT_THROW(run_on(*e, make_topology("line:2", 1), p, init), std::logic_error);
+    }
   }
 }
 

@@ -2,21 +2,20 @@
 // time units; its transport delivers every message one unit after it was sent, in the order sent;
 // its timers fire in order of time; an item's work takes weight x reference_speed / speed units.
 // Everything a record says comes from the engine core (holdings, ledger, balance rule, recorder,
-// summary), and the conformance tests (conformance.cpp) run on it as on every engine.
+// summary, node state, tally), and the conformance tests (conformance.cpp) run on it as on every engine.
 #include <cmath>
-#include <map>
 #include <memory>
 #include <queue>
 #include <vector>
 
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/envelope.hpp"
-#include "nnlb/engine/core/execution.hpp"
-#include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/ledger.hpp"
 #include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/node_state.hpp"
 #include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/summary.hpp"
+#include "nnlb/engine/core/tally.hpp"
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 
@@ -33,9 +32,7 @@ struct Due {
   bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
-struct ToyNode : Holdings {
-  std::unique_ptr<Agent> agent;
-  Execution execution;
+struct ToyNode : NodeState {
   std::vector<NeighborInfo> neighbors;
   std::vector<Envelope> mailbox[channel_count];
 };
@@ -71,7 +68,7 @@ class ToyRun {
         reason = StopReason::balanced;
         break;
       }
-      if (finished_ == nodes_.size()) {
+      if (tally_.finished_count() == nodes_.size()) {
         reason = StopReason::finished;
         break;
       }
@@ -99,11 +96,13 @@ class ToyRun {
     const LoadStats last = sample(out);
     std::vector<double> held;
     for (const ToyNode& n : nodes_) held.push_back(n.held());
-    close_summary(out.summary, reason, balanced(), last, held, moved_);
-    if (finished_ == nodes_.size()) out.summary.finished_at = finished_at_;
-    out.summary.detected_at = detected_at_;
-    out.summary.notes = notes_;
-    if (!completions_.ids.empty()) out.summary.work = WorkMetrics{completions_.ids.size(), completions_.last, {}};
+    close_summary(out.summary, reason, balanced(), last, held, tally_.moved());
+    tally_.close(out.summary, nodes_.size());
+    if (!completions_.ids.empty()) {
+      std::vector<double> busy;
+      for (const ToyNode& n : nodes_) busy.push_back(n.execution.busy);
+      out.summary.work = completions_.metrics(std::move(busy));
+    }
     if (r_.record_final_load) out.final_load = held;
     return out;
   }
@@ -122,14 +121,11 @@ class ToyRun {
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double,
             const Cargo& cargo) {
     ToyNode& n = nodes_[i];
-    if (p >= n.neighbors.size() || !(cargo.load >= 0 && (r_.program.needs().overdraft || cargo.load <= n.load)))
-      throw std::logic_error("toy: a bad send from node " + std::to_string(i));
-    n.load -= cargo.load;
-    Envelope l{Message{}, n.neighbors[p].id, channel, cargo.items.empty() ? std::vector<Item>{} : n.extract(cargo.items)};
+    Envelope l{Message{}, 0, channel, take_cargo(n, i, p, degree(i), cargo, r_.program.needs().overdraft)};
+    l.to = n.neighbors[p].id;
     const Slot s = g_.first_slot(i) + p;
     l.msg = {static_cast<Port>(g_.reverse(s) - g_.first_slot(l.to)), i, tag, static_cast<std::uint32_t>(l.items.size()), cargo.load, value};
-    moved_ += cargo.load;
-    for (const Item& it : l.items) moved_ += it.weight;
+    tally_.sent(channel, now_, cargo.load, l.items);
     if ((cargo.load > 0 || !l.items.empty()) && FaultInjection::hits(r_.faults.drop_every, ++carrying_)) return;  // lost on purpose
     letters_.push_back(std::move(l));
     due_.push({now_ + 1, seq_++, Due::Kind::letter, letters_.back().to, static_cast<std::uint32_t>(letters_.size() - 1)});
@@ -140,8 +136,7 @@ class ToyRun {
     taken_.clear();
     taken_items_.clear();
     for (Envelope& l : box) {
-      nodes_[i].load += l.msg.load;
-      for (const Item& it : l.items) nodes_[i].add(it), taken_items_.push_back(it);
+      credit(nodes_[i], l.msg.load, l.items, taken_items_);
       taken_.push_back(l.msg);
     }
     box.clear();
@@ -149,8 +144,7 @@ class ToyRun {
   }
 
   void add_load(NodeId i, std::size_t, double delta) {
-    check_add_load(delta, nodes_[i].load, integer_load(), i);
-    nodes_[i].load += delta;
+    own_load(nodes_[i], i, delta, integer_load());
     ledger_.add(delta);
   }
 
@@ -165,11 +159,9 @@ class ToyRun {
     if (!(delay >= 0)) throw std::logic_error("negative timer delay");
     due_.push({now_ + delay, seq_++, Due::Kind::timer, i, tag});
   }
-  void detected(NodeId) {
-    if (!detected_at_) detected_at_ = now_;
-  }
-  void finished(NodeId) { ++finished_, finished_at_ = now_; }
-  void note(std::string_view name, double value) { notes_[std::string(name)] = value; }
+  void detected(NodeId) { tally_.detected(now_); }
+  void finished(NodeId) { tally_.finished(now_); }
+  void note(std::string_view name, double value) { tally_.note(name, value); }
 
  private:
   template <class F>
@@ -201,7 +193,7 @@ class ToyRun {
     out.summary.max_conservation_error =
         std::max(out.summary.max_conservation_error, ledger_.check(std::move(c), integer_load(), "toy time " + std::to_string(now_)));
     ++samples_;
-    return recorder_.sample(out, {samples_, 0, now_}, held, moved_, r_.series_every > 0);
+    return recorder_.sample(out, {samples_, 0, now_}, held, tally_.moved(), r_.series_every > 0);
   }
 
   const EngineRun& r_;
@@ -217,10 +209,8 @@ class ToyRun {
   NodeContext<ToyRun> ctx_;
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
-  std::map<std::string, double> notes_;
-  std::optional<double> detected_at_;
-  double now_ = 0, moved_ = 0, finished_at_ = 0;
-  std::size_t finished_ = 0;
+  Tally tally_;
+  double now_ = 0;
   std::uint64_t seq_ = 0, samples_ = 0, carrying_ = 0;
 };
 

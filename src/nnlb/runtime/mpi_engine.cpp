@@ -8,7 +8,6 @@
 #include <cstring>
 #include <deque>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <queue>
 #include <type_traits>
@@ -16,12 +15,12 @@
 #include <vector>
 
 #include "nnlb/engine/core/balance.hpp"
-#include "nnlb/engine/core/execution.hpp"
-#include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/ledger.hpp"
 #include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/node_state.hpp"
 #include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/summary.hpp"
+#include "nnlb/engine/core/tally.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -111,9 +110,9 @@ class MpiRun {
       throw InputError({}, r.nodes_key, "gives " + std::to_string(g_.num_nodes()) + " nodes and mpirun started " + std::to_string(size_) +
                                             " ranks: engine = \"mpi\" runs one rank per node");
     self_ = static_cast<NodeId>(rank_);
-    holdings_.load = r.initial.load[self_];
+    node_.load = r.initial.load[self_];
     if (!r.initial.items.empty())
-      for (const Item& it : r.initial.items[self_]) holdings_.add(it);
+      for (const Item& it : r.initial.items[self_]) node_.add(it);
     const bool colored = usable_coloring(r.program, r.coloring, g_.num_slots());
     for (Slot s = g_.first_slot(self_); s < g_.end_slot(self_); ++s) {
       const NodeId j = g_.target(s);
@@ -139,11 +138,11 @@ class MpiRun {
   }
 
   RunResult run() {
-    agent_ = r_.program.make_agent(self_);
+    node_.agent = r_.program.make_agent(self_);
     MPI_Barrier(comm_);
     t0_ = MPI_Wtime();
     ctx_.bind(self_);
-    agent_->start(ctx_);
+    node_.agent->start(ctx_);
     StopReason reason = StopReason::quiet;
     std::uint64_t previous[2] = {~0ull, ~0ull};
     bool wave = false;
@@ -160,9 +159,9 @@ class MpiRun {
         // Passive: no timer and nothing in hand.
         mine[sent] = sent_ - lost_, mine[received] = received_, mine[active] = timers_.empty() && !executing_ ? 0 : 1;
         mine[past_limit] = now() > r_.time_limit ? 1 : 0;
-        mine[out_of_band] = rule_.within(holdings_.held(), target_) ? 0 : 1;
-        mine[moving] = now() - last_move_ < r_.stall ? 1 : 0;
-        mine[done_ranks] = finished_at_ >= 0 ? 1 : 0;
+        mine[out_of_band] = rule_.within(node_.held(), target_) ? 0 : 1;
+        mine[moving] = now() - tally_.last_move() < r_.stall ? 1 : 0;
+        mine[done_ranks] = tally_.finished_count() > 0 ? 1 : 0;
         mine[tick] = rank_ == 0 && r_.sample_period > 0 ? static_cast<std::uint64_t>(now() / r_.sample_period) : 0;
         MPI_Iallreduce(mine, all, wave_counters, MPI_UINT64_T, MPI_SUM, comm_, &wave_request);
         wave = true;
@@ -195,7 +194,7 @@ class MpiRun {
           }
           balanced_waves_ = 0;
           for (std::size_t c = 0; c < channel_count; ++c)  // resume: the program hears what came
-            if (!mailbox_[c].empty() && notify_[c]) agent_->arrived(ctx_, static_cast<Channel>(c));
+            if (!mailbox_[c].empty() && notify_[c]) node_.agent->arrived(ctx_, static_cast<Channel>(c));
         }
         const bool quiet = all[active] == 0 && all[sent] == all[received];
         if (quiet && previous[0] == all[sent] && previous[1] == all[received]) break;
@@ -222,23 +221,15 @@ class MpiRun {
   std::span<const NeighborInfo> neighbors(NodeId, std::size_t) const { return info_; }
   Rng& rng(NodeId) { return rng_; }
   bool integer_load() const { return integer_; }
-  double load(NodeId) const { return holdings_.load; }
-  std::span<const Item> items(NodeId) const { return holdings_.items; }
+  double load(NodeId) const { return node_.load; }
+  std::span<const Item> items(NodeId) const { return node_.items; }
   std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
 
   void send(NodeId, std::size_t, Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double,
             const Cargo& cargo) {
-    if (to >= info_.size()) throw std::logic_error("send to port " + std::to_string(to) + " of node " + std::to_string(self_));
-    if (cargo.load < 0 || (cargo.load > holdings_.load && !r_.program.needs().overdraft))
-      throw std::logic_error("node " + std::to_string(self_) + " sends " + std::to_string(cargo.load) + " load units it does not hold");
-    std::vector<Item> items;
-    if (!cargo.items.empty()) items = holdings_.extract(cargo.items);
-    holdings_.load -= cargo.load;
-    moved_ += cargo.load;
-    for (const Item& it : items) moved_ += it.weight;
-    if (cargo.load > 0 || !items.empty()) last_move_ = now();
+    const std::vector<Item> items = take_cargo(node_, self_, to, degree(self_), cargo, r_.program.needs().overdraft);
+    tally_.sent(channel, now(), cargo.load, items);
     ++sent_;
-    ++messages_[static_cast<std::size_t>(channel)];
     const bool carries = cargo.load > 0 || !items.empty();
     if (carries && r_.faults.drop_every > 0 && ++carrying_ % r_.faults.drop_every == 0) {
       ++lost_;  // fault injection: lost on the wire
@@ -260,9 +251,8 @@ class MpiRun {
     taken_.clear();
     taken_items_.clear();
     for (Arrived& a : box) {
-      if (a.msg.load > 0 || !a.items.empty()) last_move_ = now();
-      holdings_.load += a.msg.load;
-      for (const Item& it : a.items) holdings_.add(it), taken_items_.push_back(it);
+      tally_.arrived(now(), a.msg.load, a.items);
+      credit(node_, a.msg.load, a.items, taken_items_);
       taken_.push_back(a.msg);
     }
     box.clear();
@@ -275,22 +265,19 @@ class MpiRun {
   }
 
   void execute(NodeId, ItemId item, std::uint32_t tag) {
-    const double seconds = work_seconds(holdings_, item, speed(self_));
-    execution_.begin(holdings_, item, tag, now(), seconds * r_.work_scale, self_);
+    const double seconds = work_seconds(node_, item, speed(self_));
+    node_.execution.begin(node_, item, tag, now(), seconds * r_.work_scale, self_);
     executing_ = true;  // the kernel runs once the handler has returned
   }
 
   void add_load(NodeId, std::size_t, double delta) {
-    check_add_load(delta, holdings_.load, integer_, self_);
-    holdings_.load += delta;
+    own_load(node_, self_, delta, integer_);
     added_ += delta;
   }
 
-  void detected(NodeId) {
-    if (detected_at_ < 0) detected_at_ = now();
-  }
-  void finished(NodeId) { finished_at_ = now(); }
-  void note(std::string_view name, double value) { notes_[std::string(name)] = value; }
+  void detected(NodeId) { tally_.detected(now()); }
+  void finished(NodeId) { tally_.finished(now()); }
+  void note(std::string_view name, double value) { tally_.note(name, value); }
 
  private:
   struct Arrived {
@@ -313,7 +300,7 @@ class MpiRun {
     auto& sp = samples_.emplace_back(std::make_unique<Sample>());
     Sample& x = *sp;
     x.time = now();
-    x.mine[0] = holdings_.held(), x.mine[1] = moved_;
+    x.mine[0] = node_.held(), x.mine[1] = tally_.moved();
     x.all.resize(rank_ == 0 ? 2 * static_cast<std::size_t>(size_) : 0);
     MPI_Igather(x.mine, 2, MPI_DOUBLE, x.all.data(), 2, MPI_DOUBLE, 0, comm_, &x.request);
   }
@@ -369,18 +356,18 @@ class MpiRun {
       const auto channel = static_cast<Channel>(h.channel);
       mailbox_[h.channel].push_back(std::move(a));
       any = true;
-      if (deliver && notify_[h.channel]) agent_->arrived(ctx_, channel);
+      if (deliver && notify_[h.channel]) node_.agent->arrived(ctx_, channel);
     }
   }
 
   // The item in hand, for real: the calibrated kernel for its work, then its program hears.
   void run_kernel() {
-    const double seconds = execution_.ends - execution_.started;
+    const double seconds = node_.execution.ends - node_.execution.started;
     volatile double sink = kernel(static_cast<std::uint64_t>(seconds * steps_per_second_));
     (void)sink;
     executing_ = false;
-    completions_.complete(execution_, now());
-    agent_->timer(ctx_, execution_.tag);
+    completions_.complete(node_.execution, now());
+    node_.agent->timer(ctx_, node_.execution.tag);
   }
 
   bool fire_timers() {
@@ -388,7 +375,7 @@ class MpiRun {
     while (!timers_.empty() && timers_.top().at <= now() && !executing_) {
       const Timer t = timers_.top();
       timers_.pop();
-      agent_->timer(ctx_, t.tag);
+      node_.agent->timer(ctx_, t.tag);
       any = true;
     }
     return any;
@@ -420,7 +407,7 @@ class MpiRun {
   // With every rank frozen and nothing in flight: whether every node, counting what reached it,
   // is within the band of its share.
   bool balanced_when_frozen() {
-    double at_node = holdings_.held();
+    double at_node = node_.held();
     for (const auto& box : mailbox_)
       for (const Arrived& a : box) {
         at_node += a.msg.load;
@@ -437,22 +424,23 @@ class MpiRun {
     // What arrived after the stop is at this node: it counts in its final load.
     NodeReport mine;
     Ledger::Count own;
-    own.node(holdings_, execution_);
+    own.node(node_, node_.execution);
     own.completed(completions_);
     for (const auto& box : mailbox_)
       for (const Arrived& a : box) own.in_flight(a.msg.load, a.items);
     mine.held = own.total();
     mine.divisible = own.load;
     mine.item_weight = own.item_weight;
-    mine.added = added_, mine.moved = moved_, mine.busy = execution_.busy, mine.last_completion = completions_.last;
-    mine.finished_at = finished_at_, mine.detected_at = detected_at_;
+    mine.added = added_, mine.moved = tally_.moved(), mine.busy = node_.execution.busy, mine.last_completion = completions_.last;
+    mine.finished_at = tally_.finished_count() > 0 ? tally_.finished_at() : -1;
+    mine.detected_at = tally_.detected_at().value_or(-1);
     mine.completed = completions_.ids.size();
-    mine.control_messages = messages_[0], mine.data_messages = messages_[1];
+    mine.control_messages = tally_.messages(Channel::control), mine.data_messages = tally_.messages(Channel::data);
     std::vector<NodeReport> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
     MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, comm_);
     const std::vector<std::uint64_t> every_id = gather(own.items);
     std::vector<NoteReport> my_notes;
-    for (const auto& [name, value] : notes_) my_notes.push_back(NoteReport::of(name, value));
+    for (const auto& [name, value] : tally_.notes()) my_notes.push_back(NoteReport::of(name, value));
     const std::vector<NoteReport> every_note = gather(my_notes);
     if (rank_ != 0) {
       RunResult elsewhere;
@@ -533,14 +521,12 @@ class MpiRun {
   const MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   NodeId self_ = 0;
-  Holdings holdings_;
-  Execution execution_;
+  NodeState node_;  // this rank's node
   Completions completions_;
   bool executing_ = false;
   std::vector<NeighborInfo> info_;
   bool notify_[channel_count] = {};
   Rng rng_{1, 0};
-  std::unique_ptr<Agent> agent_;
   NodeContext<MpiRun> ctx_;
   std::vector<Arrived> mailbox_[channel_count];
   std::vector<Message> taken_;
@@ -548,14 +534,13 @@ class MpiRun {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
   std::deque<PendingSend> sends_;
-  std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0, messages_[channel_count] = {};
-  double t0_ = 0, end_time_ = 0, moved_ = 0, added_ = 0, finished_at_ = -1, detected_at_ = -1, steps_per_second_ = 1e8;
-  std::map<std::string, double> notes_;
+  std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0;
+  Tally tally_;
+  double t0_ = 0, end_time_ = 0, added_ = 0, steps_per_second_ = 1e8;
   const BalanceRule rule_;
   Recorder recorder_;           // rank 0: the series of the samples gathered (shares: speed_shares())
   RunResult series_;            // rank 0: those rows
   double target_ = 0;           // this node's share of the initial total
-  double last_move_ = 0;        // when load or items last left or reached this node
   std::deque<std::unique_ptr<Sample>> samples_;
   std::uint64_t ticks_ = 0, balanced_waves_ = 0;
 };

@@ -2,10 +2,12 @@
 // Context::execute for engines that simulate time: the item a node has in hand, and what the
 // run's nodes completed. The ledger's recount includes both (an item is held, in flight, in hand
 // or completed, exactly once).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nnlb/node/message.hpp"
@@ -51,6 +53,14 @@ struct Completions {
     e.item.reset();
     last = now;
   }
+  // Those of another part of the run (a worker's share of the nodes).
+  void merge(const Completions& other) {
+    ids.insert(ids.end(), other.ids.begin(), other.ids.end());
+    weight += other.weight;
+    last = std::max(last, other.last);
+  }
+  // The record's work fields: items completed, the last completion, each node's busy time.
+  WorkMetrics metrics(std::vector<double> busy) const { return {ids.size(), last, std::move(busy)}; }
 };
 
 }  // namespace nnlb

@@ -3,18 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <string>
 
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
 #include "nnlb/engine/core/balance.hpp"
-#include "nnlb/engine/core/execution.hpp"
-#include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/ledger.hpp"
 #include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/node_state.hpp"
 #include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/summary.hpp"
+#include "nnlb/engine/core/tally.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
@@ -78,9 +77,8 @@ struct Mailboxes {
   std::vector<Wire> box[channel_count];  // oldest first
 };
 
-struct NodeState : Holdings {
-  std::unique_ptr<Agent> agent;
-  Execution execution;  // the item in hand (Context::execute)
+// The core's node, with this engine's links and timings of it.
+struct DesNode : NodeState {
   Ports ports;
   bool alive = true;
   bool in_band = false;
@@ -156,7 +154,7 @@ class DesRun {
           reason = StopReason::spread;
           break;
         }
-        if (opt_.stop_when_balanced && opt_.stall > 0 && in_band_ != alive_ && now_ - last_move_ >= opt_.stall) {
+        if (opt_.stop_when_balanced && opt_.stall > 0 && in_band_ != alive_ && now_ - tally_.last_move() >= opt_.stall) {
           reason = StopReason::stalled;
           break;
         }
@@ -176,8 +174,8 @@ class DesRun {
   // The stop rules checked before each event (the spread and the stall at each sample).
   std::optional<StopReason> stop_now() const {
     if (opt_.stop_when_balanced && in_band_ == alive_) return StopReason::balanced;
-    if (opt_.stop_on_detection && detected_) return StopReason::detected;
-    if (finished_ >= alive_) return StopReason::finished;
+    if (opt_.stop_on_detection && tally_.detected()) return StopReason::detected;
+    if (tally_.finished_count() >= alive_) return StopReason::finished;
     if (queue_.size() == 1 && next_change_ == changes_.size()) return StopReason::quiet;  // only the sampling is left
     return std::nullopt;
   }
@@ -196,16 +194,9 @@ class DesRun {
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double bytes, const Cargo& cargo) {
-    NodeState& n = nodes_[i];
-    if (p >= n.ports.size() || !(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load))) [[unlikely]]
-      bad_send(i, p, cargo.load);
-    n.load -= cargo.load;
-    if (cargo.items.empty()) {
-      ship(i, p, channel, tag, value, bytes, cargo.load, {});
-      return;
-    }
-    const std::vector<Item> carried = n.extract(cargo.items);
-    for (const Item& it : carried) bytes += it.bytes, moved_ += it.weight;
+    DesNode& n = nodes_[i];
+    const std::vector<Item> carried = take_cargo(n, i, p, n.ports.size(), cargo, overdraft_);
+    for (const Item& it : carried) bytes += it.bytes;
     ship(i, p, channel, tag, value, bytes, cargo.load, carried);
   }
 
@@ -215,7 +206,7 @@ class DesRun {
       throw std::logic_error("send_each of node " + std::to_string(i) + " gives " + std::to_string(values.size()) +
                              " messages for " + std::to_string(nodes_[i].ports.size()) + " neighbours");
     // ship() without cargo: no load to count, no fault to inject.
-    messages_[static_cast<std::size_t>(channel)] += values.size();
+    tally_.sent_plain(channel, values.size());
     const bool own_lane = opt_.separate_control && channel == Channel::control;
     Ports& ports = nodes_[i].ports;
     for (Port p = 0; p < values.size(); ++p) {
@@ -228,8 +219,7 @@ class DesRun {
     auto& box = mailboxes_[i].box[static_cast<std::size_t>(channel)];
     taken_items_.clear();
     if (taken_.size() < box.size()) taken_.resize(box.size());
-    NodeState& n = nodes_[i];
-    double load = n.load;
+    DesNode& n = nodes_[i];
     std::size_t kept = 0, got = 0;
     for (std::size_t k = 0; k < box.size(); ++k) {
       Wire& w = box[k];
@@ -239,17 +229,14 @@ class DesRun {
         continue;
       }
       if (dynamic_) w.msg.port = resolve_port(i, w.msg.from, w.msg.port);
-      load += w.msg.load;
-      if (w.items != no_items) [[unlikely]] {
-        for (const Item& it : item_store_[w.items]) {
-          n.add(it);
-          taken_items_.push_back(it);
-        }
+      if (w.items == no_items) [[likely]] {
+        n.load += w.msg.load;
+      } else {
+        credit(n, w.msg.load, item_store_[w.items], taken_items_);
         free_items(w.items);
       }
       taken_[got++] = w.msg;
     }
-    n.load = load;
     box.resize(kept);
     if (!notify_[static_cast<std::size_t>(channel)]) events_ += got;  // their deliveries
     return {taken_.data(), got};
@@ -263,34 +250,26 @@ class DesRun {
   }
 
   void add_load(NodeId i, std::size_t, double delta) {
-    check_add_load(delta, nodes_[i].load, integer_, i);
-    nodes_[i].load += delta;
+    own_load(nodes_[i], i, delta, integer_);
     ledger_.add(delta);
   }
 
   void execute(NodeId i, ItemId item, std::uint32_t tag) {
-    NodeState& n = nodes_[i];
+    DesNode& n = nodes_[i];
     const double seconds = work_seconds(n, item, speed(i));
     n.execution.begin(n, item, tag, now_, platform_.background.finish(i, now_, seconds) - now_, i);
     executing_ = true;
     queue_.push(n.execution.ends, executed_event, i);
   }
 
-  void note(std::string_view name, double value) { notes_[std::string(name)] = value; }
-
-  void detected(NodeId) {
-    if (!detected_) detected_at_ = now_;
-    detected_ = true;
-  }
-  void finished(NodeId) {
-    ++finished_;
-    finished_at_ = now_;
-  }
+  void note(std::string_view name, double value) { tally_.note(name, value); }
+  void detected(NodeId) { tally_.detected(now_); }
+  void finished(NodeId) { tally_.finished(now_); }
 
  private:
   // Node i's item in hand is done: complete it, then its program hears.
   void executed(NodeId i) {
-    NodeState& n = nodes_[i];
+    DesNode& n = nodes_[i];
     if (!n.alive || !n.execution.item || n.execution.ends != now_) return;  // it left meanwhile
     completions_.complete(n.execution, now_);
     call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
@@ -300,23 +279,16 @@ class DesRun {
   template <class F>
   void call(NodeId i, F&& handler) {
     ctx_.bind(i);
-    NodeState& n = nodes_[i];
+    DesNode& n = nodes_[i];
     const double before = n.held();
     handler(*n.agent);
     if (n.held() != before) settle(i);
   }
 
-  [[gnu::cold, gnu::noinline]] void bad_send(NodeId i, Port p, double load) const {
-    if (p >= nodes_[i].ports.size()) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
-    throw std::logic_error("node " + std::to_string(i) + " sends " + std::to_string(load) + " load units it does not hold");
-  }
-
   // Puts a message from node i on the wire of port p; its load and items have left the node.
   [[gnu::always_inline]] void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
                                    double bytes, double load, std::span<const Item> items) {
-    moved_ += load;
-    if (load > 0 || !items.empty()) last_move_ = now_;
-    ++messages_[static_cast<std::size_t>(channel)];
+    tally_.sent(channel, now_, load, items);
     if (faulty_ && (load > 0 || !items.empty())) [[unlikely]] {
       ship_faulty(i, p, channel, tag, value, bytes, load, items);
       return;
@@ -449,7 +421,7 @@ class DesRun {
 
   void leave(NodeId i) {
     if (i >= nodes_.size() || !nodes_[i].alive) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is not in the graph");
-    NodeState& n = nodes_[i];
+    DesNode& n = nodes_[i];
     if (n.ports.size() == 0 && alive_ > 1) throw InputError({}, "changes", "node " + std::to_string(i) + " has no neighbour to hand its load to");
     call(i, [&](Agent& a) { a.leaving(ctx_); });
     // The item in hand is given up unfinished and handed over with the rest.
@@ -473,7 +445,7 @@ class DesRun {
   // Spreads what a leaving node still holds over its neighbours, as data messages: equal shares
   // of the divisible load (whole units in integer mode, the remainder to port 0), items in turn.
   void hand_over(NodeId i) {
-    NodeState& n = nodes_[i];
+    DesNode& n = nodes_[i];
     const auto d = static_cast<Port>(n.ports.size());
     if (d == 0) return;
     const double share = integer_ ? std::floor(n.load / d) : n.load / d;
@@ -485,7 +457,7 @@ class DesRun {
       const double amount = p == 0 ? n.load : share;
       n.load -= amount;
       double bytes = 0;
-      for (const Item& it : items[p]) bytes += it.bytes, moved_ += it.weight;
+      for (const Item& it : items[p]) bytes += it.bytes;
       ship(i, p, Channel::data, handover_tag, {}, bytes, amount, items[p]);
     }
   }
@@ -520,8 +492,8 @@ class DesRun {
       mailboxes_.emplace_back();
       rngs_.emplace_back(opt_.seed, i);
     }
-    NodeState& n = nodes_[i];
-    n = NodeState{};
+    DesNode& n = nodes_[i];
+    n = DesNode{};
     n.idle = true;
     n.idle_since = now_;
     ++alive_;
@@ -558,7 +530,7 @@ class DesRun {
 
   // Idle and band bookkeeping of node i after one of its handlers ran.
   void settle(NodeId i) {
-    NodeState& n = nodes_[i];
+    DesNode& n = nodes_[i];
     if (!n.alive) return;
     const double held = n.held();
     const bool idle = held <= 0;
@@ -582,7 +554,7 @@ class DesRun {
     const double m = mean();
     in_band_ = 0;
     for (NodeId i = 0; i < nodes_.size(); ++i) {
-      NodeState& n = nodes_[i];
+      DesNode& n = nodes_[i];
       if (!n.alive) continue;
       if (initial) {
         n.idle = n.held() <= 0;
@@ -606,7 +578,7 @@ class DesRun {
         if (relative_) shares.push_back(speed(i) / live_speed_);
       }
     check(r.summary);
-    const LoadStats st = recorder_.sample(r, {samples_, 0, now_}, w, moved_, keep, shares);
+    const LoadStats st = recorder_.sample(r, {samples_, 0, now_}, w, tally_.moved(), keep, shares);
     if (opt_.record_load_history) Recorder::history(r, now_, std::move(w));
     return st;
   }
@@ -614,7 +586,7 @@ class DesRun {
   // Recount: load and items held by the nodes plus those on live wires (delivered or not).
   void check(RunSummary& sum) {
     Ledger::Count c;
-    for (const NodeState& n : nodes_) c.node(n, n.execution);
+    for (const DesNode& n : nodes_) c.node(n, n.execution);
     c.completed(completions_);
     auto on_wire = [&](const Wire& w) {
       c.in_flight(w.msg.load, w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{});
@@ -631,27 +603,23 @@ class DesRun {
   void finish(RunResult& r, StopReason reason, const LoadStats& st) {
     RunSummary& sum = r.summary;
     std::vector<double> held;
-    for (const NodeState& n : nodes_)
+    for (const DesNode& n : nodes_)
       if (n.alive) held.push_back(n.held());
     std::vector<double> shares;
     if (relative_)
       for (NodeId i = 0; i < nodes_.size(); ++i)
         if (nodes_[i].alive) shares.push_back(speed(i) / live_speed_);
-    close_summary(sum, reason, rule_.all_within(held, current_total(), shares), st, held, moved_);
-    if (detected_) sum.detected_at = detected_at_;
-    if (finished_ >= alive_) sum.finished_at = finished_at_;
+    close_summary(sum, reason, rule_.all_within(held, current_total(), shares), st, held, tally_.moved());
+    tally_.close(sum, alive_);
     if (executing_) {
-      WorkMetrics w;
-      w.completed = completions_.ids.size();
-      w.last_completion = completions_.last;
-      for (const NodeState& n : nodes_) w.busy.push_back(n.execution.busy);
-      sum.work = std::move(w);
+      std::vector<double> busy;
+      for (const DesNode& n : nodes_) busy.push_back(n.execution.busy);
+      sum.work = completions_.metrics(std::move(busy));
     }
-    sum.notes = notes_;
     TimeMetrics tm;
     tm.time = now_;
     for (NodeId i = 0; i < nodes_.size(); ++i) {
-      const NodeState& n = nodes_[i];
+      const DesNode& n = nodes_[i];
       if (!n.alive) continue;
       tm.avg_idle_time += n.idle_time + (n.idle ? now_ - n.idle_since : 0.0);
       tm.avg_convergence_time += n.band_entry;
@@ -659,9 +627,8 @@ class DesRun {
     }
     tm.avg_idle_time /= alive_;
     tm.avg_convergence_time /= alive_;
-    tm.data_transferred = sum.initial_total != 0 ? moved_ / sum.initial_total : 0.0;
-    tm.control_messages = messages_[static_cast<std::size_t>(Channel::control)];
-    tm.data_messages = messages_[static_cast<std::size_t>(Channel::data)];
+    tm.data_transferred = sum.initial_total != 0 ? tally_.moved() / sum.initial_total : 0.0;
+    tally_.close(tm);
     tm.events = events_;
     sum.timing = tm;
     if (opt_.record_final_load) r.final_load = std::move(held);
@@ -680,7 +647,7 @@ class DesRun {
   const BalanceRule rule_;
   Recorder recorder_;
   bool notify_[channel_count] = {};
-  std::vector<NodeState> nodes_;
+  std::vector<DesNode> nodes_;
   std::vector<Mailboxes> mailboxes_;
   std::vector<Rng> rngs_;
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
@@ -694,18 +661,15 @@ class DesRun {
   EventQueue queue_;
   Ledger ledger_;
   NodeContext<DesRun> ctx_;
-  double now_ = 0, moved_ = 0, last_move_ = 0, detected_at_ = 0, finished_at_ = 0;
-  NodeId finished_ = 0;
+  Tally tally_;
+  double now_ = 0;
   NodeId in_band_ = 0, alive_ = 0;
   bool relative_ = false;   // speeds differ: targets relative to speed
   bool executing_ = false;  // a node executed an item (Context::execute)
   Completions completions_;
-  std::map<std::string, double> notes_;
   double live_speed_ = 0;   // sum of the live nodes' speeds
   std::uint32_t next_change_ = 0;
-  bool detected_ = false;
   std::uint64_t events_ = 0, carrying_sent_ = 0, samples_ = 0;
-  std::uint64_t messages_[channel_count] = {};
 };
 
 }  // namespace

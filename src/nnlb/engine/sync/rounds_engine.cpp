@@ -2,19 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/envelope.hpp"
-#include "nnlb/engine/core/execution.hpp"
-#include "nnlb/engine/core/holdings.hpp"
 #include "nnlb/engine/core/ledger.hpp"
 #include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/node_state.hpp"
 #include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/summary.hpp"
+#include "nnlb/engine/core/tally.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
@@ -29,9 +28,8 @@ struct Timer {
   bool executed = false;  // the end of the item in hand (Context::execute)
 };
 
-struct RoundNode : Holdings {
-  std::unique_ptr<Agent> agent;
-  Execution execution;
+// The core's node, with its inboxes and timers.
+struct RoundNode : NodeState {
   std::vector<Envelope> inbox[channel_count];  // arrived, not yet taken
   std::vector<Timer> timers;                 // in the order they were set
   std::uint32_t fresh[channel_count] = {};   // arrived this round: Agent::arrived still to call
@@ -91,20 +89,17 @@ class RoundsRun {
     if (r.series.back().round != round_) sample(r, true);
     RunSummary& sum = r.summary;
     const std::vector<double> held = held_now();
-    close_summary(sum, reason, rule_.all_within(held, current_total(), recorder_.shares()), st, held, moved());
+    close_summary(sum, reason, rule_.all_within(held, current_total(), recorder_.shares()), st, held, tally_.moved());
     if (reached_balance(reason)) sum.steps_to_balance = round_;
     sum.rounds = sum.steps = round_;
-    sum.detected_at = detected_at_;
-    if (finished_ == nodes_.size()) sum.finished_at = finished_at_;
-    const bool executed = std::any_of(nodes_.begin(), nodes_.end(), [](const RoundNode& n) { return n.execution.item || n.execution.busy > 0; }) ||
-                          std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return !l.completed.ids.empty(); });
-    if (executed) {
-      WorkMetrics work;
-      for (const Lane& lane : lanes_) work.completed += lane.completed.ids.size(), work.last_completion = std::max(work.last_completion, lane.completed.last);
-      for (const RoundNode& n : nodes_) work.busy.push_back(n.execution.busy);
-      sum.work = std::move(work);
+    tally_.close(sum, nodes_.size());
+    Completions completed;
+    for (const Lane& lane : lanes_) completed.merge(lane.completed);
+    if (!completed.ids.empty() || std::any_of(nodes_.begin(), nodes_.end(), [](const RoundNode& n) { return n.execution.item.has_value(); })) {
+      std::vector<double> busy;
+      for (const RoundNode& n : nodes_) busy.push_back(n.execution.busy);
+      sum.work = completed.metrics(std::move(busy));
     }
-    sum.notes = notes_;
     if (opt_.record_final_load) r.final_load = held;
     return r;
   }
@@ -113,8 +108,8 @@ class RoundsRun {
   std::optional<StopReason> stop_now(const LoadStats& st) const {
     if (opt_.imbalance && st.imbalance <= *opt_.imbalance) return StopReason::imbalance;
     if (opt_.stop_when_balanced && rule_.all_within(held_now(), current_total(), recorder_.shares())) return StopReason::balanced;
-    if (opt_.stop_on_detection && detected_at_) return StopReason::detected;
-    if (finished_ == nodes_.size()) return StopReason::finished;
+    if (opt_.stop_on_detection && tally_.detected()) return StopReason::detected;
+    if (tally_.finished_count() == nodes_.size()) return StopReason::finished;
     if (quiet()) return StopReason::quiet;
     if (round_ >= opt_.max_rounds) return StopReason::steps;
     return std::nullopt;
@@ -142,12 +137,9 @@ class RoundsRun {
 
   void send(NodeId i, std::size_t lane, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double /*bytes: rounds take no time*/, const Cargo& cargo) {
-    RoundNode& n = nodes_[i];
-    if (p >= g_.degree(i)) throw std::logic_error("send to port " + std::to_string(p) + " of node " + std::to_string(i));
-    if (!(cargo.load >= 0 && (overdraft_ || cargo.load <= n.load)))
-      throw std::logic_error("node " + std::to_string(i) + " sends load it does not hold");
-    const Slot s = g_.first_slot(i) + p;
     Envelope post;
+    post.items = take_cargo(nodes_[i], i, p, g_.degree(i), cargo, overdraft_);
+    const Slot s = g_.first_slot(i) + p;
     post.to = g_.target(s);
     post.msg.port = static_cast<Port>(g_.reverse(s) - g_.first_slot(post.to));
     post.msg.from = i;
@@ -155,8 +147,6 @@ class RoundsRun {
     post.msg.tag = tag;
     post.msg.load = cargo.load;
     post.msg.value = value;
-    n.load -= cargo.load;
-    if (!cargo.items.empty()) post.items = n.extract(cargo.items);
     post.msg.item_count = static_cast<std::uint32_t>(post.items.size());
     lanes_[lane].outbox.push_back(std::move(post));
   }
@@ -168,8 +158,7 @@ class RoundsRun {
     taken.clear();
     items.clear();
     for (Envelope& p : n.inbox[static_cast<std::size_t>(channel)]) {
-      n.load += p.msg.load;
-      for (const Item& it : p.items) n.add(it), items.push_back(it);
+      credit(n, p.msg.load, p.items, items);
       taken.push_back(p.msg);
     }
     n.inbox[static_cast<std::size_t>(channel)].clear();
@@ -183,8 +172,7 @@ class RoundsRun {
   }
 
   void add_load(NodeId i, std::size_t lane, double delta) {
-    check_add_load(delta, nodes_[i].load, integer_, i);
-    nodes_[i].load += delta;
+    own_load(nodes_[i], i, delta, integer_);
     lanes_[lane].added += delta;
   }
 
@@ -197,19 +185,18 @@ class RoundsRun {
     n.timers.push_back({round_ + static_cast<std::uint64_t>(rounds), tag, true});
   }
 
+  // Nodes of one round report from several workers: the tally takes them one at a time.
   void note(std::string_view name, double value) {
-    std::lock_guard lock(detect_mutex_);
-    notes_[std::string(name)] = value;
+    std::lock_guard lock(report_mutex_);
+    tally_.note(name, value);
   }
-
   void detected(NodeId) {
-    std::lock_guard lock(detect_mutex_);
-    if (!detected_at_) detected_at_ = static_cast<double>(round_);
+    std::lock_guard lock(report_mutex_);
+    tally_.detected(now());
   }
   void finished(NodeId) {
-    std::lock_guard lock(detect_mutex_);
-    ++finished_;
-    finished_at_ = static_cast<double>(round_);
+    std::lock_guard lock(report_mutex_);
+    tally_.finished(now());
   }
 
  private:
@@ -225,9 +212,7 @@ class RoundsRun {
     for (Lane& lane : lanes_) {
       for (Envelope& p : lane.outbox) {
         const auto c = static_cast<std::size_t>(p.channel);
-        moved_ += p.msg.load;
-        for (const Item& it : p.items) moved_ += it.weight;
-        ++messages_[c];
+        tally_.sent(p.channel, now(), p.msg.load, p.items);
         if (opt_.faults.any() && (p.msg.load > 0 || !p.items.empty())) [[unlikely]] {
           inject_fault(p);
           continue;
@@ -299,8 +284,6 @@ class RoundsRun {
     return true;
   }
 
-  double moved() const { return moved_; }
-
   LoadStats sample(RunResult& r, bool keep) {
     Ledger::Count c;
     for (const Lane& lane : lanes_) c.completed(lane.completed);
@@ -314,7 +297,7 @@ class RoundsRun {
     r.summary.final_total = c.total();
     r.summary.max_conservation_error =
         std::max(r.summary.max_conservation_error, ledger_.check(std::move(c), integer_, "round " + std::to_string(round_)));
-    return recorder_.sample(r, {round_, round_, 0.0}, held_now(), moved_, keep);
+    return recorder_.sample(r, {round_, round_, 0.0}, held_now(), tally_.moved(), keep);
   }
 
   const Graph& g_;
@@ -333,14 +316,9 @@ class RoundsRun {
   std::vector<Lane> lanes_;  // one per block of nodes
   std::vector<std::unique_ptr<NodeContext<RoundsRun>>> contexts_;
   Ledger ledger_;
-  std::mutex detect_mutex_;
-  std::map<std::string, double> notes_;
-  std::optional<double> detected_at_;
-  double finished_at_ = 0;
-  std::size_t finished_ = 0;
+  std::mutex report_mutex_;
+  Tally tally_;
   std::uint64_t round_ = 0;
-  double moved_ = 0;
-  std::uint64_t messages_[channel_count] = {};
   std::uint64_t carrying_sent_ = 0;
 };
 
