@@ -1,8 +1,9 @@
-// The agent layer's contract (tests/contract.hpp) on the MPI engine. This program runs under
-// mpirun with as many ranks as the largest contract graph has nodes; each case runs on the first
-// n ranks of the world (a communicator of its own), the others wait for the next case, and rank 0
-// checks the result. Real time makes message races, so the contract's same-seed clause is left
-// to the simulated engines.
+// The agent layer's contract (tests/contract.hpp) and the conformance tests of every Context
+// operation (test_conformance.cpp, built in here for engine "mpi") on the MPI engine. This program
+// runs under mpirun with as many ranks as the largest contract graph has nodes; each case runs on
+// the first n ranks of the world (a communicator of its own), the others wait for the next case,
+// and rank 0 checks the record. Real time makes message races, so the contract's same-seed clause
+// is left to the simulated engines.
 #include <mpi.h>
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <optional>
 
 #include "contract.hpp"
+#include "nnlb/engine/registry.hpp"
 #include "nnlb/runtime/mpi_engine.hpp"
 
 namespace nnlb {
@@ -17,23 +19,34 @@ namespace {
 
 const Platform platform{{1e9}, {5e-5}, {1.25e8}};
 
+// A run on the first n ranks of the world, n the run's nodes; the other ranks' result is not
+// reported.
+RunResult run_on_first_ranks(const EngineRun& r) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < static_cast<int>(r.topology.graph.num_nodes()) ? 0 : MPI_UNDEFINED, rank, &comm);
+  if (comm == MPI_COMM_NULL) {
+    RunResult elsewhere;
+    elsewhere.reported = false;
+    return elsewhere;
+  }
+  RunResult out = run_mpi(r, comm);
+  MPI_Comm_free(&comm);
+  return out;
+}
+
 struct MpiEngine {
   static constexpr const char* name = "mpi";
   static constexpr bool deterministic = false;
   static std::optional<RunResult> run_balanced(const Topology& t, const Program& p, LoadMode mode, const InitialState& init,
                                                const EdgeColoring* coloring) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm comm = MPI_COMM_NULL;
-    MPI_Comm_split(MPI_COMM_WORLD, rank < static_cast<int>(t.graph.num_nodes()) ? 0 : MPI_UNDEFINED, rank, &comm);
-    if (comm == MPI_COMM_NULL) return std::nullopt;
     EngineRun r{t, p, mode, init, platform};
     r.time_limit = 60;
     r.stop_when_balanced = true;
     r.coloring = coloring;
     r.record_final_load = true;
-    const RunResult out = run_mpi(r, comm);
-    MPI_Comm_free(&comm);
+    const RunResult out = run_on_first_ranks(r);
     if (!out.reported) return std::nullopt;
     return out;
   }
@@ -52,6 +65,7 @@ TEST(MpiEngine, ContractConservesAndConverges) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  nnlb::attach_runner("mpi", nnlb::run_on_first_ranks);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -42,6 +42,7 @@ struct NodeReport {
   double divisible = 0;    // divisible load held or waiting in its mailboxes
   double item_weight = 0;  // items held, waiting or in hand (not completed)
   double added = 0;        // Context::add_load
+  double start_held = 0, start_added = 0;  // held, and added, when the program's start handler returned
   double moved = 0;        // load and item weight sent
   double busy = 0, last_completion = 0;
   double finished_at = -1, detected_at = -1;  // -1: never
@@ -134,7 +135,8 @@ class MpiRun {
         for (const Item& it : r.initial.items[i]) total += it.weight;
     }
     const auto shares = recorder_.shares();
-    target_ = total * (shares.empty() ? 1.0 / g_.num_nodes() : shares[self_]);
+    share_ = shares.empty() ? 1.0 / g_.num_nodes() : shares[self_];
+    target_ = total * share_;
   }
 
   RunResult run() {
@@ -143,6 +145,7 @@ class MpiRun {
     t0_ = MPI_Wtime();
     ctx_.bind(self_);
     node_.agent->start(ctx_);
+    start_held_ = node_.held(), start_added_ = added_;  // the record's first state, as on every engine
     StopReason reason = StopReason::quiet;
     std::uint64_t previous[2] = {~0ull, ~0ull};
     bool wave = false;
@@ -405,7 +408,7 @@ class MpiRun {
   }
 
   // With every rank frozen and nothing in flight: whether every node, counting what reached it,
-  // is within the band of its share.
+  // is within the band of its share of the current total (which the waves use from then on).
   bool balanced_when_frozen() {
     double at_node = node_.held();
     for (const auto& box : mailbox_)
@@ -413,6 +416,9 @@ class MpiRun {
         at_node += a.msg.load;
         for (const Item& it : a.items) at_node += it.weight;
       }
+    double total = 0;
+    MPI_Allreduce(&at_node, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
+    target_ = total * share_;
     const int out = rule_.within(at_node, target_) ? 0 : 1;
     int outside = 0;
     MPI_Allreduce(&out, &outside, 1, MPI_INT, MPI_SUM, comm_);
@@ -431,6 +437,7 @@ class MpiRun {
     mine.held = own.total();
     mine.divisible = own.load;
     mine.item_weight = own.item_weight;
+    mine.start_held = start_held_, mine.start_added = start_added_;
     mine.added = added_, mine.moved = tally_.moved(), mine.busy = node_.execution.busy, mine.last_completion = completions_.last;
     mine.finished_at = tally_.finished_count() > 0 ? tally_.finished_at() : -1;
     mine.detected_at = tally_.detected_at().value_or(-1);
@@ -453,6 +460,8 @@ class MpiRun {
     Ledger ledger;
     std::vector<Holdings> initial(g_.num_nodes());
     for (NodeId i = 0; i < g_.num_nodes(); ++i) ledger.open(initial[i], r_.initial, i);
+    double initial_total = ledger.current_total(0);  // and what the start handlers added
+    std::vector<double> first(g_.num_nodes());
     Ledger::Count count;
     std::vector<double> final_load(g_.num_nodes());
     WorkMetrics work;
@@ -474,27 +483,25 @@ class MpiRun {
       tm.control_messages += n.control_messages;
       tm.data_messages += n.data_messages;
       final_load[q] = n.held;
+      first[q] = n.start_held;
+      initial_total += n.start_added;
     }
     count.items = every_id;
     sum.final_total = count.total();
     sum.max_conservation_error = ledger.check(std::move(count), integer_, "the end of the MPI run");
-    std::vector<double> first(r_.initial.load);
-    if (!r_.initial.items.empty())
-      for (NodeId i = 0; i < g_.num_nodes(); ++i)
-        for (const Item& it : r_.initial.items[i]) first[i] += it.weight;
     // The series: the first state, the samples gathered while running, the final state.
     const LoadStats st0 = load_stats<double>(first, recorder_.shares());
     const LoadStats st1 = recorder_.sample(series_, {series_.series.size() + 1, 0, end_time_}, final_load, moved, true);
     out.series.push_back({0, 0, 0.0, st0.imbalance, st0.stddev, st0.min, st0.max, st0.mean, 0.0});
     out.series.insert(out.series.end(), series_.series.begin(), series_.series.end());
     const double held_total = std::accumulate(final_load.begin(), final_load.end(), 0.0);
-    open_summary(sum, st0, st0.total);
+    open_summary(sum, st0, initial_total);
     close_summary(sum, reason, rule_.all_within(final_load, held_total, recorder_.shares()), st1, final_load, moved);
     if (all_finished) sum.finished_at = finished_last;
     if (work.completed > 0) sum.work = std::move(work);
     tm.time = end_time_;
     tm.events = tm.control_messages + tm.data_messages;
-    tm.data_transferred = st0.total != 0 ? moved / st0.total : 0.0;
+    tm.data_transferred = initial_total != 0 ? moved / initial_total : 0.0;
     sum.timing = tm;
     for (const NoteReport& n : every_note) sum.notes[n.name] = n.value;  // in rank order: the highest rank's note of a name stays
     if (r_.record_final_load) out.final_load = final_load;
@@ -536,11 +543,12 @@ class MpiRun {
   std::deque<PendingSend> sends_;
   std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0;
   Tally tally_;
-  double t0_ = 0, end_time_ = 0, added_ = 0, steps_per_second_ = 1e8;
+  double t0_ = 0, end_time_ = 0, added_ = 0, start_held_ = 0, start_added_ = 0, steps_per_second_ = 1e8;
   const BalanceRule rule_;
   Recorder recorder_;           // rank 0: the series of the samples gathered (shares: speed_shares())
   RunResult series_;            // rank 0: those rows
-  double target_ = 0;           // this node's share of the initial total
+  double share_ = 0;            // this node's share of the total (speed_shares(), or 1 / nodes)
+  double target_ = 0;           // share_ x the total: the initial one, then the last frozen one
   std::deque<std::unique_ptr<Sample>> samples_;
   std::uint64_t ticks_ = 0, balanced_waves_ = 0;
 };
