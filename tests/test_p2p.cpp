@@ -374,3 +374,76 @@ TEST(P2p, ItsTimeLimitIsItsOwnNotTheSimulatorsPeriods) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+// --- one churn for p2p and des (model/churn.hpp) --------------------------------------------------
+
+TEST(Churn, DrawnFromTheGraphAloneTheSameForTheSameStream) {
+  const Graph hosts = make_p2p(32, 3);
+  Churn a(hosts, 5, {}, Rng(9, 1)), b(hosts, 5, {}, Rng(9, 1));
+  std::uint64_t leaves = 0;
+  for (std::uint64_t t = 1; t <= 50; ++t) {
+    const std::vector<GraphChange> x = a.step(t);
+    const std::vector<GraphChange>& y = b.step(t);
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      EXPECT_EQ(x[k].node, y[k].node);
+      EXPECT_EQ(x[k].peers, y[k].peers);
+      EXPECT_EQ(x[k].time, static_cast<double>(t));
+      if (x[k].kind == GraphChange::Kind::join) {
+        EXPECT_EQ(x[k].peers.size(), join_degree(31));  // it joins a network of 31
+      } else {
+        ++leaves;
+        EXPECT_EQ(x[k + 1].kind, GraphChange::Kind::join);  // a new host enters in its place
+      }
+    }
+    EXPECT_EQ(a.network().size(), 32u);
+  }
+  EXPECT_GT(leaves, 100u);  // 32 x 50 x (1 - 2^(-1/5)) = 207 expected
+}
+
+TEST(Churn, TheP2pEngineRunsTheSharedGeneratorsChurn) {
+  const Jobs r = setup(32, 100, true);
+  P2POptions o;
+  o.half_life = 8;
+  o.time_limit = 60;
+  o.seed = 17;
+  const auto pm = make_probabilistic_migration(0.35);
+  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *pm, o);
+  Churn churn(r.hosts, 8, {}, Rng(17, 1));
+  double leaves = 0;
+  for (std::uint64_t t = 1; t <= 60; ++t)
+    for (const GraphChange& c : churn.step(t)) leaves += c.kind == GraphChange::Kind::leave;
+  EXPECT_GT(leaves, 0);
+  EXPECT_EQ(res.summary.notes.at("hosts_left"), leaves);
+}
+
+TEST(Churn, JobStrategiesAndTheAsynchronousBalancerRunUnderItOnDes) {
+  // Hosts leave and enter each second; every job and every unit of load is recounted at each
+  // sample (the run throws otherwise); balance does not end a run under churn.
+  const std::vector<std::string> jobs = {"engine=des", "topology=p2p:16", "guest.graph=ring:64", "algorithm=dasud",
+                                         "des.lb_period=0.1", "stop.time=40", "churn.half_life=5"};
+  const RunRecord r = test::run_sets(jobs);
+  const RunSummary& s = r.result.summary;
+  EXPECT_EQ(s.stop_reason, StopReason::time);
+  EXPECT_GT(s.notes.at("hosts_left"), 20);  // 16 x 40 x 0.13 = 83 expected
+  EXPECT_EQ(s.notes.at("hosts_left"), s.notes.at("hosts_entered"));
+  EXPECT_EQ(s.final_total, 64);
+  // The host holding every job leaves at t = 2: they reach its neighbours.
+  auto scripted = jobs;
+  scripted.back() = "churn.events=leave:0@2";
+  const RunRecord one = test::run_sets(scripted);
+  EXPECT_EQ(one.result.summary.notes.at("hosts_left"), 1);
+  EXPECT_EQ(one.result.summary.final_total, 64);
+  const RunRecord fos = test::run_sets({"engine=des", "topology=p2p:16", "algorithm=fos", "stop.time=20", "churn.half_life=5"});
+  EXPECT_GT(fos.result.summary.notes.at("hosts_left"), 0);
+  EXPECT_NEAR(fos.result.summary.final_total, fos.result.summary.initial_total, 1e-9 * fos.result.summary.initial_total);
+  // Programs that cannot hear of neighbours leaving, and engines without churn, refuse it.
+  EXPECT_TRUE(test::refused({"engine=des", "topology=p2p:16", "agent=rounds", "algorithm=fos", "churn.half_life=5"}, "churn.half_life"));
+  EXPECT_TRUE(test::refused({"engine=rounds", "topology=p2p:16", "algorithm=fos", "churn.half_life=5"}, "churn.half_life"));
+}
+
+}  // namespace
+}  // namespace nnlb

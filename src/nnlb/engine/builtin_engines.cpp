@@ -25,6 +25,7 @@ RunResult run_des_engine(const EngineRun& r) {
   o.seed = r.seed;
   o.separate_control = r.separate_control;
   o.faults = r.faults;
+  o.churn = r.churn;
   return run_des(r.topology, r.program, r.mode, r.initial, r.platform, o, r.coloring);
 }
 
@@ -68,7 +69,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .items = true,
                       .provides = program_capabilities,
                       .honours = {"des.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
-                                  "output.series_every", "tasks.latency", "tasks.background"},
+                                  "output.series_every", "tasks.latency", "tasks.background", "churn."},
                       .except = {},
                       .run = run_des_engine});
   registry.push_back({.name = "p2p",

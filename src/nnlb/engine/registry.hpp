@@ -15,6 +15,7 @@
 #include "nnlb/engine/core/faults.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/model/churn.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
@@ -46,6 +47,7 @@ struct EngineRun {
   std::uint64_t seed = 1;
   FaultInjection faults{};          // tests: lose, double or alter load-carrying messages
   const EdgeColoring* coloring = nullptr;  // dimension exchange pairs by it (NeighborInfo::color)
+  Churn* churn = nullptr;                  // hosts leave and enter (a step each time unit); balance then ends no run
   std::string nodes_key = "topology";     // the key that sets the number of nodes (for messages)
 };
 

@@ -71,6 +71,9 @@ std::vector<NodeId> job_mapping(const Scenario& s, NodeId jobs, NodeId hosts, st
   return mapping;
 }
 
+// The stream of des's churn draws, apart from the nodes' own (their ids).
+constexpr std::uint64_t des_churn_stream = std::uint64_t{1} << 41;
+
 JobSelection selection(const Scenario& s) {
   const std::string v = s.text("p2p.selection");
   return v == "distance" ? JobSelection::distance : v == "edge-cut" ? JobSelection::edge_cut : JobSelection::random;
@@ -126,9 +129,11 @@ RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t 
   const DomainBalancer program = located(s, "algorithm", [&] {
     return DomainBalancer(p.policy.domain, {.period = s.number("des.lb_period"), .control_bytes = s.number("des.control_bytes")});
   });
+  std::optional<Churn> churn = churn_of(s, p.topology.graph, seeds.engine);
   EngineRun r = engine_run(s, p, program, initial, seeds.engine);
   r.mode = LoadMode::integer;
   r.stop_when_balanced = true;  // as balancers do: the jobs within one of every host's share (core/balance.hpp)
+  if (churn) r.churn = &*churn;
   if (r.sample_period == 0) r.sample_period = 10 * s.number("des.lb_period");
   return run_engine(s, s.text("engine"), r);
 }
@@ -157,6 +162,12 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
     require(net >= 1, s, "churn.events", "the network would lose its last host");
   }
   return located(s, "", [&] { return run_p2p(p.topology.graph, guest.graph, mapping, *p.policy.domain, o); });
+}
+
+std::optional<Churn> churn_of(const Scenario& s, const Graph& hosts, std::uint64_t engine_seed) {
+  if (!s.is_set("churn.half_life") && s.text("churn.events").empty()) return std::nullopt;
+  require(!s.is_set("churn.half_life") || s.number("churn.half_life") > 0, s, "churn.half_life", "must be > 0 (tau); leave it unset for no churn");
+  return Churn(hosts, s.is_set("churn.half_life") ? s.number("churn.half_life") : 0.0, parse_events(s), Rng(engine_seed, des_churn_stream));
 }
 
 json p2p_summary(const RunSummary& summary) {

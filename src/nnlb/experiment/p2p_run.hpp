@@ -4,10 +4,12 @@
 // `guest.graph` (any topology spec or graph file), the jobs start where `guest.mapping` puts them,
 // and the strategy is a domain policy (algorithm = en | dasud | pm | sid | push | pull).
 #include <cstdint>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/model/churn.hpp"
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 
@@ -25,6 +27,9 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed);
 // guest.graph are items placed by guest.mapping; the balancers' views come by messages. Only
 // the balancing: the jobs do not execute.
 RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t seed);
+// The churn of churn.half_life and churn.events over the host graph `hosts` for des (a step each
+// second), drawn from a stream of `engine_seed` of its own; none when neither is set.
+std::optional<Churn> churn_of(const Scenario& s, const Graph& hosts, std::uint64_t engine_seed);
 // The summary entries of a finished run: progress, migrations, jobs_lost, hosts_left, hosts_entered.
 nlohmann::json p2p_summary(const RunSummary& summary);
 

@@ -457,8 +457,13 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   } else {
     program = located(s, "algorithm", [&] { return std::make_unique<AsyncBalancer>(*built.policy, balancer); });
   }
+  // Under churn (des): the asynchronous balancer hears of neighbours leaving and joining.
+  std::optional<Churn> churn = churn_of(s, topo.graph, seeds.engine);
+  require(!churn || agent == "async" || (agent == "auto" && engine == "des"), s, s.is_set("churn.half_life") ? "churn.half_life" : "churn.events",
+          "hosts that leave and enter need a program that hears of it: the asynchronous balancer (agent = \"async\") or a job strategy");
   EngineRun r = engine_run(s, prepared, *program, initial, seeds.engine);
   r.coloring = &coloring;
+  if (churn) r.churn = &*churn;
   r.stop_when_balanced = agent != "iterative";  // the application runs its iterations to the end
   if (r.sample_period == 0) r.sample_period = 10 * balancer.lb_period;
   rec.result = run_engine(s, engine == "sync" ? "rounds" : engine, r);

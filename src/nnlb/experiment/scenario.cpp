@@ -71,8 +71,8 @@ std::vector<KeyInfo> make_keys() {
       {"p2p.selection", Type::string, "none", "p2p: which jobs migrate: any (none), the fewest hops to their neighbours' hosts (distance), the smallest edge cut (edge-cut)",
        {"none", "distance", "edge-cut"}},
       {"p2p.sample_every", Type::integer, std::int64_t{1}, "p2p: time units between samples of the series", {}},
-      {"churn.half_life", Type::number, nullptr, "p2p: half-life tau of the hosts (each leaves with probability 1 - 2^(-1/tau) a time unit and a new one enters); unset: no churn", {}},
-      {"churn.events", Type::string, "", "p2p: scripted events, comma-separated: leave@T (a random host leaves), leave:HOST@T, enter@T (by the join rule)", {}},
+      {"churn.half_life", Type::number, nullptr, "p2p, des: half-life tau of the hosts (each leaves with probability 1 - 2^(-1/tau) a time unit, a second on des, and a new one enters); unset: no churn", {}},
+      {"churn.events", Type::string, "", "p2p, des: scripted events, comma-separated: leave@T (a random host leaves), leave:HOST@T, enter@T (by the join rule)", {}},
       {"agent", Type::string, "auto",
        "node program that runs the policy: rounds (synchronous steps by messages, Xu et al.), async (Couturier et al.'s "
        "processes), iterative (Jeannot & Vernier's application with balancing steps, algorithm = \"mr\"); auto: rounds on "

@@ -8,6 +8,7 @@
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
 #include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/hand_over.hpp"
 #include "nnlb/engine/core/ledger.hpp"
 #include "nnlb/engine/core/node_context.hpp"
 #include "nnlb/engine/core/node_state.hpp"
@@ -23,7 +24,7 @@ namespace nnlb {
 namespace {
 
 // Event kinds; timers encode their tag as first_timer + tag.
-enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, executed_event, first_timer };
+enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, churn_event, executed_event, first_timer };
 
 // The sending end of a link: the wire towards the peer and the peer's port of the link. 32
 // bytes, read on every send.
@@ -91,7 +92,7 @@ class DesRun {
   DesRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
          const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
       : program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
-        overdraft_(program.needs().overdraft), dynamic_(!changes.empty()),
+        overdraft_(program.needs().overdraft), dynamic_(!changes.empty() || opt.churn != nullptr),
         faulty_(opt.faults.any()), changes_(changes), rule_{opt.band, load_grain(mode == LoadMode::integer, initial)},
         recorder_({}), ctx_(*this) {
     const Graph& g = topo.graph;
@@ -132,6 +133,7 @@ class DesRun {
     open_summary(r.summary, sample(r, true), current_total());
     queue_.push(opt_.sample_period, sample_event, 0);
     if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
+    if (opt_.churn) queue_.push(1.0, churn_event, 1);
     StopReason reason = StopReason::time;
     while (true) {
       if (const auto stop = stop_now()) {
@@ -148,6 +150,9 @@ class DesRun {
         arrive(e.target);
       } else if (e.kind == executed_event) {
         executed(e.target);
+      } else if (e.kind == churn_event) {
+        for (const GraphChange& c : opt_.churn->step(e.target)) apply(c);
+        if (opt_.churn->more()) queue_.push(e.target + 1.0, churn_event, e.target + 1);
       } else if (e.kind == sample_event) {
         const LoadStats st = sample(r, opt_.record_series);
         if (opt_.spread && st.max - st.min <= *opt_.spread) {
@@ -173,7 +178,7 @@ class DesRun {
 
   // The stop rules checked before each event (the spread and the stall at each sample).
   std::optional<StopReason> stop_now() const {
-    if (opt_.stop_when_balanced && in_band_ == alive_) return StopReason::balanced;
+    if (opt_.stop_when_balanced && !opt_.churn && in_band_ == alive_) return StopReason::balanced;
     if (opt_.stop_on_detection && tally_.detected()) return StopReason::detected;
     if (tally_.finished_count() >= alive_) return StopReason::finished;
     if (queue_.size() == 1 && next_change_ == changes_.size()) return StopReason::quiet;  // only the sampling is left
@@ -412,17 +417,18 @@ class DesRun {
     throw std::logic_error("no node left");
   }
 
-  void apply_change(std::size_t k) {
-    const GraphChange& c = changes_[k];
-    if (c.kind == GraphChange::Kind::leave) leave(c.node);
-    else join(c.node, c.peers);
+  void apply_change(std::size_t k) { apply(changes_[k]); }
+
+  void apply(const GraphChange& c) {
+    if (c.kind == GraphChange::Kind::leave) leave(c.node), ++left_;
+    else join(c.node, c.peers), ++entered_;
     refresh_band(now_, false);
   }
 
   void leave(NodeId i) {
     if (i >= nodes_.size() || !nodes_[i].alive) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is not in the graph");
+    if (alive_ == 1) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is the last one");
     DesNode& n = nodes_[i];
-    if (n.ports.size() == 0 && alive_ > 1) throw InputError({}, "changes", "node " + std::to_string(i) + " has no neighbour to hand its load to");
     call(i, [&](Agent& a) { a.leaving(ctx_); });
     // The item in hand is given up unfinished and handed over with the rest.
     if (n.execution.item) n.add(*n.execution.item), n.execution.item.reset();
@@ -442,23 +448,32 @@ class DesRun {
     live_speed_ -= speed(i);
   }
 
-  // Spreads what a leaving node still holds over its neighbours, as data messages: equal shares
-  // of the divisible load (whole units in integer mode, the remainder to port 0), items in turn.
+  // Spreads what a leaving node still holds over its neighbours as data messages, by the rule of
+  // core/hand_over.hpp; with no neighbour left, all of it reaches a random live node at once.
   void hand_over(NodeId i) {
     DesNode& n = nodes_[i];
     const auto d = static_cast<Port>(n.ports.size());
-    if (d == 0) return;
-    const double share = integer_ ? std::floor(n.load / d) : n.load / d;
-    std::vector<std::vector<Item>> items(d);
-    for (std::size_t k = 0; k < n.items.size(); ++k) items[k % d].push_back(n.items[k]);
+    const std::vector<Item> items = std::move(n.items);
     n.items.clear();
     n.item_weight = 0;
+    if (d == 0) {
+      NodeId to = i;
+      while (to == i || !nodes_[to].alive) to = static_cast<NodeId>(handover_rng_.below(nodes_.size()));
+      tally_.sent(Channel::data, now_, n.load, items);
+      const Wire w{Message{no_port, i, handover_tag, static_cast<std::uint32_t>(items.size()), n.load, {}}, now_,
+                   items.empty() ? no_items : store_items(items), Channel::data};
+      n.load = 0;
+      mailboxes_[to].box[static_cast<std::size_t>(Channel::data)].push_back(w);
+      if (notify_[static_cast<std::size_t>(Channel::data)]) call(to, [&](Agent& a) { a.arrived(ctx_, Channel::data); });
+      return;
+    }
+    const auto hands = deal<Item>(items, d);
+    const std::vector<double> shares = load_shares(n.load, d, integer_);
     for (Port p = d; p-- > 0;) {
-      const double amount = p == 0 ? n.load : share;
-      n.load -= amount;
+      n.load -= shares[p];
       double bytes = 0;
-      for (const Item& it : items[p]) bytes += it.bytes;
-      ship(i, p, Channel::data, handover_tag, {}, bytes, amount, items[p]);
+      for (const Item& it : hands[p]) bytes += it.bytes;
+      ship(i, p, Channel::data, handover_tag, {}, bytes, shares[p], hands[p]);
     }
   }
 
@@ -610,6 +625,10 @@ class DesRun {
       for (NodeId i = 0; i < nodes_.size(); ++i)
         if (nodes_[i].alive) shares.push_back(speed(i) / live_speed_);
     close_summary(sum, reason, rule_.all_within(held, current_total(), shares), st, held, tally_.moved());
+    if (left_ + entered_ > 0) {  // named as on p2p
+      tally_.note("hosts_left", static_cast<double>(left_));
+      tally_.note("hosts_entered", static_cast<double>(entered_));
+    }
     tally_.close(sum, alive_);
     if (executing_) {
       std::vector<double> busy;
@@ -650,6 +669,7 @@ class DesRun {
   std::vector<DesNode> nodes_;
   std::vector<Mailboxes> mailboxes_;
   std::vector<Rng> rngs_;
+  Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
   std::vector<NodeId> wire_to_;                // their receivers
   std::vector<char> live_;                     // per pooled wire: on its way
@@ -669,6 +689,7 @@ class DesRun {
   Completions completions_;
   double live_speed_ = 0;   // sum of the live nodes' speeds
   std::uint32_t next_change_ = 0;
+  std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
   std::uint64_t events_ = 0, carrying_sent_ = 0, samples_ = 0;
 };
 

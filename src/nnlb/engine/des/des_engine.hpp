@@ -9,7 +9,8 @@
 // sample that load held plus load on the wires equals the initial total (exactly for integer
 // loads, to 1e-9 relative for real ones) and that every item identity is held or on a wire
 // exactly once: recounted from the nodes and the wires themselves, not from running totals.
-// Nodes may leave and join (`GraphChange`); a leaving node's load and items go to its neighbours.
+// Nodes may leave and join (`GraphChange`, listed or drawn by `Churn` a step each second); a
+// leaving node's load and items go to its neighbours (engine/core/hand_over.hpp).
 //
 // The metrics are those of Couturier, Giersch & Hakem sec. 7.2: idle time (holding no load),
 // each node's last entry into the band of `band` x mean around the mean, messages and load moved.
@@ -21,6 +22,7 @@
 #include "nnlb/engine/core/faults.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/model/churn.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/platform.hpp"
@@ -28,15 +30,6 @@
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {
-
-// A node leaves (handing its load and items to its neighbours first) or joins, linked to `peers`.
-// A joining node's id is a node that left before, or the next new id.
-struct GraphChange {
-  enum class Kind { leave, join } kind = Kind::leave;
-  double time = 0;
-  NodeId node = 0;
-  std::vector<NodeId> peers;  // join only
-};
 
 struct DesOptions {
   double band = 0.01;              // balanced: every node within band x its share (core/balance.hpp)
@@ -59,11 +52,15 @@ struct DesOptions {
   // link and direction (a choice Couturier et al. leave open).
   bool separate_control = false;
   FaultInjection faults;
+  // Churn of the graph, a step at each whole second (model/churn.hpp); under churn a balanced
+  // state does not end the run.
+  Churn* churn = nullptr;
 };
 
 // Runs `program` on every node of `topo` until a stop rule holds (core/stop_reason.hpp): balanced,
 // spread, stalled, detected, every node finished, no event but the sampling left ("quiet"), or
-// the time limit. `coloring` is needed when the program asks for it.
+// the time limit. `coloring` is needed when the program asks for it. `changes`: leaves and joins
+// at given times (in time order; a joining node's id is one that left, or the next new id).
 RunResult run_des(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial,
                   const Platform& platform, const DesOptions& options, const EdgeColoring* coloring = nullptr,
                   const std::vector<GraphChange>& changes = {});

@@ -9,7 +9,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "nnlb/model/host_network.hpp"
+#include "nnlb/engine/core/hand_over.hpp"
+#include "nnlb/model/churn.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/rng.hpp"
 
@@ -25,8 +26,8 @@ enum class Phase : std::uint8_t { run, wait, sync, migrate, end };
 class P2PRun {
  public:
   P2PRun(const Graph& hosts, const Graph& guest, std::span<const NodeId> mapping, const DomainPolicy& policy, const P2POptions& o)
-      : net_(hosts), guest_(guest), policy_(policy), o_(o), churn_rng_(o.seed, 1), order_rng_(o.seed, 2), policy_rng_(o.seed, 3),
-        select_rng_(o.seed, 4) {
+      : churn_(hosts, o.half_life, o.events, Rng(o.seed, 1)), net_(churn_.network()), guest_(guest), policy_(policy), o_(o), order_rng_(o.seed, 2),
+        policy_rng_(o.seed, 3), select_rng_(o.seed, 4), handover_rng_(o.seed, 5) {
     const JobId n = guest.num_nodes();
     if (mapping.size() != n) throw std::logic_error("mapping of " + std::to_string(mapping.size()) + " jobs for " + std::to_string(n));
     host_of_.assign(mapping.begin(), mapping.end());
@@ -42,9 +43,6 @@ class P2PRun {
       if (host_of_[j] >= net_.slots()) throw std::logic_error("job " + std::to_string(j) + " mapped to a missing host");
       place(j, host_of_[j]);
     }
-    leave_p_ = o.half_life > 0 ? 1 - std::exp2(-1 / o.half_life) : 0.0;
-    events_ = o.events;
-    std::stable_sort(events_.begin(), events_.end(), [](const ChurnEvent& a, const ChurnEvent& b) { return a.time < b.time; });
   }
 
   RunResult run() {
@@ -52,7 +50,7 @@ class P2PRun {
     sample(r, 0);
     auto steps = static_cast<std::uint64_t>(std::ceil(o_.time_limit - eps));
     for (std::uint64_t t = 1; t <= steps; ++t) {
-      churn(static_cast<double>(t));
+      churn(t);
       balance();
       execute();
       if (static_cast<double>(t) == o_.lose_job_at) unplace(0);
@@ -119,45 +117,32 @@ class P2PRun {
     return n;
   }
 
-  // --- 1. churn ---
-  void churn(double t) {
-    if (leave_p_ > 0)
-      for (NodeId h : net_.live_hosts())
-        if (churn_rng_.uniform() < leave_p_ && net_.size() > 1) {  // a lone host has no one to hand its jobs to
-          leave(h);
-          enter();
-        }
-    while (next_event_ < events_.size() && events_[next_event_].time <= t) {
-      const ChurnEvent& e = events_[next_event_++];
-      if (e.kind == ChurnEvent::Kind::enter) {
-        enter();
-      } else if (e.host != ChurnEvent::any) {
-        if (e.host >= net_.slots() || !net_.alive(e.host) || net_.size() == 1)
-          throw InputError({}, "churn.events", "host " + std::to_string(e.host) + " cannot leave at t = " + std::to_string(t) +
-                                                   (e.host < net_.slots() && net_.alive(e.host) ? ": it is the last one" : ": it is not in the network"));
-        leave(e.host);
-      } else if (net_.size() > 1) {
-        leave(net_.random_host(churn_rng_, net_.slots()));
+  // --- 1. churn (model/churn.hpp), in the order it happened ---
+  void churn(std::uint64_t t) {
+    const std::vector<GraphChange>& changes = churn_.step(t);
+    for (const GraphChange& c : changes) {
+      if (c.kind == GraphChange::Kind::leave) {
+        leave(c.node, c.peers);
+      } else {
+        if (c.node >= jobs_on_.size()) jobs_on_.resize(c.node + 1), mark_.resize(c.node + 1);
+        ++entered_;
       }
     }
+    if (!changes.empty()) distances_.clear();
   }
 
-  void leave(NodeId h) {
-    std::vector<NodeId> heirs;
-    for (NodeId j : net_.leave(h))
-      if (net_.alive(j)) heirs.push_back(j);
-    std::vector<JobId> jobs = jobs_on_[h];
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-      migrate(jobs[k], heirs.empty() ? net_.random_host(churn_rng_, h) : heirs[k % heirs.size()]);
+  // Host h left: its jobs go to its heirs in turn (core/hand_over.hpp), or with none to a random
+  // host of the network as the step left it.
+  void leave(NodeId h, const std::vector<NodeId>& heirs) {
+    const std::vector<JobId> jobs = jobs_on_[h];
+    if (heirs.empty()) {
+      for (JobId j : jobs) migrate(j, net_.random_host(handover_rng_, h));
+    } else {
+      const auto hands = deal<JobId>(jobs, heirs.size());
+      for (std::size_t k = 0; k < hands.size(); ++k)
+        for (JobId j : hands[k]) migrate(j, heirs[k]);
+    }
     ++left_;
-    distances_.clear();
-  }
-
-  void enter() {
-    const NodeId h = net_.enter(churn_rng_);
-    if (h >= jobs_on_.size()) jobs_on_.resize(h + 1), mark_.resize(h + 1);
-    ++entered_;
-    distances_.clear();
   }
 
   // --- 2. balancing ---
@@ -343,11 +328,12 @@ class P2PRun {
       throw ConservationError(std::to_string(guest_.num_nodes() - listed) + " jobs lost at t = " + std::to_string(t));
   }
 
-  HostNetwork net_;
+  Churn churn_;
+  const HostNetwork& net_;  // churn_'s
   const Graph& guest_;
   const DomainPolicy& policy_;
   const P2POptions& o_;
-  Rng churn_rng_, order_rng_, policy_rng_, select_rng_;
+  Rng order_rng_, policy_rng_, select_rng_, handover_rng_;
   std::vector<NodeId> host_of_;
   std::vector<std::uint32_t> pos_;
   std::vector<Phase> phase_, resume_;
@@ -357,9 +343,6 @@ class P2PRun {
   std::vector<std::uint8_t> mark_;
   std::vector<std::int64_t> score_;  // job selection's scratch
   std::unordered_map<NodeId, std::vector<std::uint32_t>> distances_;
-  double leave_p_ = 0;
-  std::vector<ChurnEvent> events_;
-  std::size_t next_event_ = 0;
   std::uint64_t migrations_ = 0, moved_since_sample_ = 0, left_ = 0, entered_ = 0, samples_ = 0, ended_ = 0;
 };
 

@@ -4,7 +4,7 @@
 //  1. churn: with a half-life tau every live host leaves with probability 1 - 2^(-1/tau) and a
 //     new host enters in its place (|H| constant, sec. 3.1), plus scripted leave/enter events;
 //     a leaving host first hands its jobs to its neighbours, round robin (to a random host when it
-//     has none);
+//     has none; engine/core/hand_over.hpp); the churn itself is model/churn.hpp, as on des;
 //  2. balancing: every live host, in a random order, sees its domain (DomainPolicy) with the job
 //     counts of that moment and its migrations are applied at once; the jobs to move are chosen
 //     by the selection rule (sec. 4.5) among those not migrating already;
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/model/churn.hpp"
 #include "nnlb/model/graph.hpp"
 #include "nnlb/policy/domain_policy.hpp"
 
@@ -31,13 +32,6 @@ enum class JobSelection {
   random,    // "none": any job
   edge_cut,  // fewest guest neighbours left off the destination host
   distance,  // the largest cut in total hops to the hosts of its guest neighbours
-};
-
-struct ChurnEvent {
-  static constexpr NodeId any = ~NodeId{0};
-  enum class Kind { leave, enter } kind = Kind::leave;
-  double time = 0;
-  NodeId host = any;  // leave: this host (InputError if it is not in the network then), or a random one
 };
 
 struct P2POptions {
