@@ -669,6 +669,39 @@ TEST(TaskRuns, MisleadingResultsAreRefusedOrCorrected) {
   fs::remove_all(dir);
 }
 
+TEST(TaskRuns, RunawayKeysAreBoundedByName) {
+  // Each once ran out of memory or hung: a latency of 1e308 s (samples without end up to an
+  // infinite horizon), a background changing every 1e-12 s (a step of the model per change).
+  const fs::path dir = fresh_dir("runaway");
+  const std::vector<std::string> ms = {"run", "--set", "engine=des", "--set", "algorithm=ms", "--set", "tasks.cores=4", "--set", "tasks.init=cq:200"};
+  auto with = [&](const std::string& set) {
+    std::vector<std::string> args = ms;
+    args.insert(args.end(), {"--set", set});
+    return args;
+  };
+  expect_refused(nnlb_in(dir, with("tasks.latency=1e308")), "key 'tasks.latency': must be in 0 .. 1e6 seconds", "latency 1e308");
+  expect_refused(nnlb_in(dir, with("tasks.background=random:0.5,1,1e-12")), "key 'tasks.background': a change every 1e-12 s on 4 cores",
+                 "background period 1e-12");
+  // At the bound the run ends, its series bounded.
+  const Outcome slow = nnlb_in(dir, {"run", "--set", "engine=des", "--set", "algorithm=ms", "--set", "tasks.cores=4", "--set", "tasks.init=cq:20",
+                                     "--set", "tasks.latency=1e6", "--format", "json"});
+  ASSERT_EQ(slow.status, 0) << slow.err;
+  const json series = json::parse(slow.out)["series"];
+  ASSERT_TRUE(series.contains("time"));
+  EXPECT_LE(series["time"].size(), 100002u);
+  fs::remove_all(dir);
+}
+
+TEST(Memory, RepeatsAreInTheEstimate) {
+  // A million repeats once reached 3.6 GB in 20 s: the first record tells what they need.
+  const fs::path dir = fresh_dir("repeat");
+  const Outcome many = nnlb_in(dir, {"run", "--repeat", "1000000", "--set", "stop.steps=1", "--max-memory", "1G"});
+  expect_refused(many, "--repeat 1000000: needs about", "a million repeats");
+  EXPECT_NE(many.err.find("a sweep with a results store"), std::string::npos) << many.err;
+  EXPECT_EQ(nnlb_in(dir, {"run", "--repeat", "3", "--set", "stop.steps=1"}).status, 0);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace nnlb
 

@@ -8,6 +8,7 @@
 #include "nnlb/experiment/sweep.hpp"
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/memory.hpp"
 #include "nnlb/util/parallel.hpp"
 #include "nnlb/version.hpp"
 
@@ -64,6 +65,16 @@ Chart imbalance_chart(const std::vector<nlohmann::json>& records) {
   return c;
 }
 
+// --repeat keeps every record for the aggregate and the output: refuses, after the first run
+// and with the estimate, a count whose records would not fit (measured: a record takes about
+// 5 times its JSON text in memory, 11 times when the output is JSON too).
+void check_repeat_memory(const nlohmann::json& first, std::uint64_t repeat, const std::string& format) {
+  const double per_record = static_cast<double>(first.dump().size()) * (format == "json" ? 11 : 5);
+  MemoryEstimate m;
+  m.add("records", "", "run fewer repeats, or a sweep with a results store (it streams its records)", per_record * static_cast<double>(repeat));
+  check_memory(m, "--repeat " + std::to_string(repeat));
+}
+
 int run(const RunOptions& o) {
   set_thread_count(o.threads);
   if (!o.plot.empty()) check_image_name(o.plot, "--plot");  // before the run: no output of a run refused later
@@ -75,6 +86,7 @@ int run(const RunOptions& o) {
     if (!record.result.reported) continue;  // an MPI rank other than 0: the record is on rank 0
     records.push_back(to_json(record));
     records.back()["code_version"] = code_version;
+    if (records.size() == 1 && o.repeat > 1) check_repeat_memory(records.front(), o.repeat, o.format.empty() ? format_of(o.out) : o.format);
   }
   if (records.empty()) return 0;
   if (!o.plot.empty()) render_chart(imbalance_chart(records), o.plot);

@@ -1,5 +1,7 @@
 #include "nnlb/experiment/task_run.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -41,6 +43,10 @@ double speed_sum(const PreparedRun& p) {
   for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) speed += p.platform.node_speed(i) / reference_speed;
   return speed;
 }
+
+constexpr double max_latency = 1e6;             // tasks.latency, seconds
+constexpr double max_samples = 1e5;             // rows of a task run's series
+constexpr double max_background_changes = 1e9;  // changes of a random background over a run
 
 double horizon(const Scenario& s, const PreparedRun& p) {
   double work = 0, slowest = std::numeric_limits<double>::infinity(), tasks = 0, least = 1;
@@ -112,7 +118,7 @@ void prepare_tasks(const Scenario& s, PreparedRun& p, std::uint64_t seed) {
   for (std::size_t k = work.size(); k-- > 0;) p.items[owner[k]].push_back({k, work[k], 0.0});
   p.initial.assign(n, 0.0);
   const double latency = s.number("tasks.latency");
-  require(latency >= 0, s, "tasks.latency", "must be >= 0");
+  require(latency >= 0 && latency <= max_latency, s, "tasks.latency", "must be in 0 .. 1e6 seconds (a request and its answer)");
   p.platform.latency = {latency / 2};  // a request and its answer: tasks.latency in all
   try {
     p.platform.background = Background::parse(s.text("tasks.background"), n, seeds.platform, s.base_dir());
@@ -131,7 +137,15 @@ RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engin
   // other on the slowest core at the background's least share, plus a request's latency and the
   // master's service time for each task and core (and a minute on real ranks).
   if (s.is_default("stop.time")) r.time_limit = s.text("engine") == "mpi" ? horizon(s, p) * std::max(1.0, scale) + 60 : horizon(s, p);
-  if (r.sample_period == 0) r.sample_period = std::max(lower_bound(p) * scale / 20, 1e-3);  // about 20 samples
+  // About 20 samples over the ideal schedule, and at most max_samples over the time limit.
+  if (r.sample_period == 0) r.sample_period = std::max({lower_bound(p) * scale / 20, 1e-3, r.time_limit / max_samples});
+  require(r.time_limit / r.sample_period <= max_samples, s, "des.sample_period",
+          fmt::format("samples the task run's {:g} s more than {:g} times: use a longer period", r.time_limit, max_samples));
+  // A random background changes every period on every core: each change is a step of the model.
+  if (const double period = p.platform.background.period(); period > 0)
+    require(r.time_limit / period * static_cast<double>(p.topology.graph.num_nodes()) <= max_background_changes, s, "tasks.background",
+            fmt::format("a change every {:g} s on {} cores over the run's {:g} s is more than {:g} changes: use a longer period", period,
+                        p.topology.graph.num_nodes(), r.time_limit, max_background_changes));
   return run_engine(s, s.text("engine"), r);
 }
 

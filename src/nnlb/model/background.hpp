@@ -21,6 +21,8 @@ class Background {
   bool none() const { return kind_ == Kind::none; }
   // The fraction of node i's speed free at time t.
   double fraction(NodeId i, double t) const;
+  // How often a random background changes (0 for none or a file).
+  double period() const { return kind_ == Kind::random ? period_ : 0.0; }
   // The least fraction node i ever has.
   double least_fraction(NodeId i) const;
   // When work that takes `seconds` at full speed, started at `start` on node i, is done.
