@@ -11,6 +11,10 @@
 #include <optional>
 
 #include "contract.hpp"
+#include "support.hpp"
+#include "nnlb/catalog/registry.hpp"
+#include "nnlb/experiment/p2p_run.hpp"
+#include "nnlb/experiment/task_run.hpp"
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/runtime/mpi_engine.hpp"
 
@@ -58,6 +62,32 @@ TEST(MpiEngine, ContractConservesAndConverges) {
   for (const std::string& spec : test::contract_topologies())
     ASSERT_GE(size, static_cast<int>(test::contract_topology(spec).graph.num_nodes())) << "run with more ranks: " << spec;
   test::check_contract<MpiEngine>();
+}
+
+TEST(MpiEngine, EveryAlgorithmRunsOrIsRefusedInOneLaunch) {
+  // Every algorithm of `nnlb list` on engine "mpi", one after another in this one mpirun: each
+  // runs to its end or is refused by name (an InputError on every rank alike); no rank hangs
+  // or dies (the test's time limit would catch the first, mpirun the second).
+  std::size_t ran = 0, refused = 0;
+  for (const PolicyEntry& policy : policy_catalog().entries()) {
+    std::vector<std::string> sets = {"engine=mpi", "algorithm=" + policy.name, "topology=ring:4", "stop.time=5"};
+    if (is_job_strategy(policy.name)) sets.push_back("guest.graph=ring:12");
+    if (is_task_algorithm(policy.name)) sets.insert(sets.end(), {"tasks.cores=4", "tasks.init=uniform:20,1,2", "mpi.work_scale=0.001"});
+    if (policy.name == "mr") sets.push_back("mr.self=true");
+    SCOPED_TRACE(policy.name);
+    try {
+      const RunRecord r = test::run_sets(sets);
+      if (r.result.reported) {
+        EXPECT_LT(r.result.summary.max_conservation_error, 1e-9);
+      }
+      ++ran;
+    } catch (const InputError& e) {
+      EXPECT_FALSE(e.line().empty());
+      ++refused;
+    }
+  }
+  EXPECT_GT(ran, 10u);
+  EXPECT_GT(refused, 0u);  // the synchronous-only choices (odf, ode on a ring, ...) at least
 }
 
 }  // namespace

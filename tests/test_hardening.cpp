@@ -167,6 +167,20 @@ TEST(PlotText, EveryChartKindQuotesItsTexts) {
   fs::remove_all(dir);
 }
 
+TEST(PlotText, QuotesAtTheStartOrDoubledStillDraw) {
+  // gnuplot reads '' at the start of a quoted string as an empty string: these titles once made
+  // it fail (exit 2, the script left behind).
+  const fs::path dir = fresh_dir("plot-quotes");
+  hostile_store(dir);
+  for (const std::string title : {"'start", "a''b", "''", "'", "end'", "'`touch PWNED7`'"}) {
+    const auto o = nnlb_in(dir, {"plot", "hostile.jsonl", "--x", "seed", "--y", "summary.steps", "--title", title, "--out", "q.svg"});
+    ASSERT_EQ(o.status, 0) << title << ": " << o.err;
+    EXPECT_NE(slurp(dir / "q.svg").find(title.find('`') == std::string::npos ? title : "`touch PWNED7`"), std::string::npos) << title;
+  }
+  EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
+  fs::remove_all(dir);
+}
+
 struct BadFile {
   std::string text;    // the sweep file
   std::string expect;  // in the error line
@@ -321,7 +335,8 @@ TEST(Reproduce, StudiesAreFoundWhereTheDocsSayAndALocalScenariosFolderHidesNothi
   std::ofstream(dir / "scenarios" / "mine" / "plain.toml") << "topology = \"ring:4\"\n";
   const auto builtin = nnlb_in(dir, {"reproduce", "--list"});
   ASSERT_EQ(builtin.status, 0) << builtin.err;
-  EXPECT_NE(builtin.out.find("xu1995/fig2\n"), std::string::npos) << builtin.out;
+  EXPECT_NE(builtin.out.find("\nxu1995/fig2 "), std::string::npos) << builtin.out;
+  EXPECT_NE(builtin.out.find("Xu et al. 1995, Fig. 2: steps to nu <= 1 on k x k meshes (1280 runs"), std::string::npos) << builtin.out;
   EXPECT_NE(builtin.err.find("studies in "), std::string::npos) << builtin.err;
   EXPECT_EQ(builtin.err.find((dir / "scenarios").string()), std::string::npos) << builtin.err;
 
@@ -331,7 +346,7 @@ TEST(Reproduce, StudiesAreFoundWhereTheDocsSayAndALocalScenariosFolderHidesNothi
   std::ofstream(dir / "scenarios" / "mine" / "study.toml") << "[study]\ntitle = \"mine\"\n[base]\nstop.steps = 2\n";
   const auto mine = nnlb_in(dir, {"reproduce", "--list"});
   EXPECT_EQ(mine.status, 0) << mine.err;
-  EXPECT_EQ(mine.out, "mine/study\n");
+  EXPECT_EQ(mine.out, "mine/study  mine (1 run)\n");
   ::setenv("NNLB_SCENARIOS", (dir / "missing").c_str(), 1);
   expect_refused(nnlb_in(dir, {"reproduce", "--list"}), "NNLB_SCENARIOS=" + (dir / "missing").string() + ": is not a folder", "missing");
   ::unsetenv("NNLB_SCENARIOS");

@@ -54,8 +54,15 @@ int reproduce(const ReproduceOptions& o) {
     if (names.empty())
       throw InputError("reproduce --list", {}, "no study in " + place.dir.string() + " (" + place.origin + "); looked in " +
                                                    places_text(scenario_places()) + "; set NNLB_SCENARIOS to nnlb's scenarios folder");
-    fmt::print(stderr, "studies in {} ({}):\n", place.dir.string(), place.origin);
-    for (const auto& n : names) fmt::print("{}\n", n);
+    fmt::print(stderr, "studies in {} ({}): name, what it draws, runs at full size and how long they took\n", place.dir.string(),
+               place.origin);
+    std::size_t width = 0;
+    for (const auto& n : names) width = std::max(width, n.size());
+    for (const auto& n : names) {
+      const Study study = load_study((place.dir / (n + ".toml")).string(), n, false);
+      const std::size_t runs = sweep_points(study.sweep).size() * study.sweep.repeat;
+      fmt::print("{:<{}}  {} ({} run{}{})\n", n, width, study.title, runs, runs == 1 ? "" : "s", study.runtime.empty() ? "" : ", " + study.runtime);
+    }
     return 0;
   }
   const fs::path file = place.dir / (o.name + ".toml");

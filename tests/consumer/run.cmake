@@ -41,7 +41,7 @@ if(NOT EXISTS "${prefix}/share/nnlb/scenarios/xu1995/fig2.toml")
   message(FATAL_ERROR "install_consumer: the studies were not installed under ${prefix}/share/nnlb/scenarios")
 endif()
 run("listing the installed studies" ${CMAKE_COMMAND} -E env --unset=NNLB_SCENARIOS "${prefix}/bin/nnlb" reproduce --list)
-if(NOT output MATCHES "studies in ${prefix}/share/nnlb/scenarios \\(installed\\)" OR NOT output MATCHES "xu1995/fig2\n")
+if(NOT output MATCHES "studies in ${prefix}/share/nnlb/scenarios \\(installed\\)" OR NOT output MATCHES "\nxu1995/fig2 ")
   message(FATAL_ERROR "install_consumer: the installed nnlb did not list its installed studies:\n${output}")
 endif()
 

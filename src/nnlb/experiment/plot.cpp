@@ -15,11 +15,13 @@ namespace nnlb {
 namespace {
 
 // A gnuplot string that stays text: single quotes (no backslash escapes, no backquote or macro
-// substitution), a quote doubled, control characters (a newline would end the command) as spaces.
+// substitution), control characters (a newline would end the command) as spaces. A quote joins
+// the pieces around it as a string expression, 'it'."'".'s': gnuplot reads a doubled quote at
+// the start of a string as an empty string and fails on what follows.
 std::string quoted(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'') out += "''";
+    if (c == '\'') out += "'.\"'\".'";
     else out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
   }
   return out + "'";
@@ -179,8 +181,9 @@ void render_chart(const Chart& chart, const std::string& image) {
   if (!gnuplot.started) throw InputError(image, {}, "gnuplot not found (Debian package gnuplot-nox; scripts/deps installs it)");
   if (gnuplot.status != 0 || !std::filesystem::exists(tmp_image)) {
     std::filesystem::remove(tmp_image);
+    std::filesystem::remove(script);  // no file of a failed plot stays behind
     const std::string why = first_error(gnuplot.output);
-    throw InputError(script, {}, "gnuplot failed on this script" + (why.empty() ? std::string() : ": " + why));
+    throw InputError(image, {}, "gnuplot failed" + (why.empty() ? std::string() : ": " + why));
   }
   std::filesystem::rename(tmp_image, img);
   // The kept script names the final image, so it can be rerun by hand.

@@ -225,11 +225,12 @@ Study load_study(const std::string& path, const std::string& name, bool quick) {
     const std::string key = "study." + k;
     if (k == "title") st.title = text_value(v, path, key);
     else if (k == "claim") st.claim = text_value(v, path, key);
+    else if (k == "runtime") st.runtime = text_value(v, path, key);
     else if (k == "scenario") scenario_file = text_value(v, path, key);
     else if (k == "repeat") st.sweep.repeat = integer_value(v, path, key, 1, max_repeat);
     else if (k == "seed") st.sweep.master_seed = integer_value(v, path, key, 0, std::numeric_limits<std::int64_t>::max());
     else if (k == "keep_series") st.sweep.keep_series = bool_value(v, path, key);
-    else throw InputError(path, key, "unknown key (title, claim, scenario, repeat, seed, keep_series)");
+    else throw InputError(path, key, "unknown key (title, claim, runtime, scenario, repeat, seed, keep_series)");
   }
   // Relative paths (the scenario file, load and graph files) are relative to the study file.
   const std::filesystem::path dir = std::filesystem::absolute(path).parent_path();

@@ -36,6 +36,7 @@ struct Study {
   std::string name;   // "xu1995/fig2"
   std::string title;
   std::string claim;  // the paper's statement this study checks
+  std::string runtime;  // what a full-size run took, as measured ("6 min on 2 cores"; `reproduce --list`)
   SweepSpec sweep;
   std::vector<PlotSpec> plots;
 };

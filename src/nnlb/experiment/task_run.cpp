@@ -164,7 +164,12 @@ json task_summary(const PreparedRun& p, const RunSummary& summary, double time_s
       throw InputError({}, "stop.time", ended + ": raise it, or leave it unset (a horizon every schedule fits)");
     throw std::logic_error("the task run " + ended.substr(10));
   }
-  const double makespan = w.last_completion, bound = lower_bound(p) * time_scale;
+  // On real ranks that outnumber the processors, each core computes at processors / ranks of its
+  // speed (the MPI engine notes processors_available then).
+  const double share = summary.notes.contains("processors_available")
+                           ? summary.notes.at("processors_available") / static_cast<double>(p.topology.graph.num_nodes())
+                           : 1.0;
+  const double makespan = w.last_completion, bound = lower_bound(p) * time_scale / share;
   json idle = json::array();
   for (NodeId i = 0; i < p.topology.graph.num_nodes(); ++i) idle.push_back(makespan - (i < w.busy.size() ? w.busy[i] : 0.0));
   json j = {{"tasks", tasks},
@@ -173,10 +178,11 @@ json task_summary(const PreparedRun& p, const RunSummary& summary, double time_s
             {"makespan", makespan},
             // The ideal time (all work spread over all the cores' speed, the lower bound's first
             // term) over the makespan: at most 1 on any platform.
-            {"efficiency", makespan > 0 ? work * time_scale / (speed_sum(p) * makespan) : 0.0},
+            {"efficiency", makespan > 0 ? work * time_scale / (speed_sum(p) * share * makespan) : 0.0},
             {"idle_time", idle},
             {"lower_bound", bound},
             {"makespan_over_lower_bound", bound > 0 ? makespan / bound : 0.0}};
+  if (share < 1) j["processors_available"] = summary.notes.at("processors_available");
   const auto note = [&](const char* k) { return summary.notes.at(k); };
   if (summary.notes.contains("ca_choice")) {
     j["ca_choice"] = note("ca_choice") == 1 ? "ms" : "dd";
