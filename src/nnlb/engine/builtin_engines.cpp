@@ -77,7 +77,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .time = TimeModel::time_units,
                       .runs_programs = false,
                       .items = true,
-                      .honours = {"p2p.", "churn.", "guest.", "stop.time"},
+                      .honours = {"p2p.", "churn.", "guest.", "stop.time", "stop.band"},
                       .except = {},
                       .run = {}});
   // Real ranks under mpirun: the runtime attaches its runner when it can run (src/cli/main.cpp).

@@ -156,6 +156,7 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
   o.selection = selection(s);
   o.seed = seeds.engine;
   o.record_final_load = s.boolean("output.final_load");
+  o.band = s.number("stop.band");
   std::int64_t net = static_cast<std::int64_t>(hosts);
   for (const ChurnEvent& e : o.events) {
     net += e.kind == ChurnEvent::Kind::enter ? 1 : -1;
@@ -172,7 +173,8 @@ std::optional<Churn> churn_of(const Scenario& s, const Graph& hosts, std::uint64
 
 json p2p_summary(const RunSummary& summary) {
   json j = {{"time", summary.steps}};
-  for (const char* k : {"progress", "migrations", "jobs_lost", "hosts_left", "hosts_entered", "hosts", "jobs", "edge_cut"}) j[k] = summary.notes.at(k);
+  for (const char* k : {"sigma", "progress", "migrations", "jobs_lost", "hosts_left", "hosts_entered", "hosts", "jobs", "edge_cut"})
+    j[k] = summary.notes.at(k);
   return j;
 }
 

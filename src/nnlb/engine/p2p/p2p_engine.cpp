@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/hand_over.hpp"
 #include "nnlb/model/churn.hpp"
 #include "nnlb/util/error.hpp"
@@ -286,6 +287,7 @@ class P2PRun {
   }
 
   void sample(RunResult& r, double t) {
+    const BalanceRule rule{o_.band, 1.0};
     if (++samples_ % o_.check_every == 0) check_identities(t);
     const std::vector<NodeId> live = net_.live_hosts();
     const double n = static_cast<double>(live.size());
@@ -296,9 +298,12 @@ class P2PRun {
       lo = std::min(lo, w), hi = std::max(hi, w);
       for (NodeId j : net_.neighbors(h)) gradient = std::max(gradient, w - static_cast<double>(jobs_on_[j].size()));
     }
-    const double sigma = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;  // sec. 3.3: |H| - 1 in the denominator
-    r.series.push_back({r.series.size(), 0, t, sq, sigma, lo, hi, mean, static_cast<double>(moved_since_sample_)});
+    // stddev as on every engine, sqrt(nu / N); the paper's sigma (sec. 3.3) has |H| - 1 in the
+    // denominator: a column of its own.
+    const double stddev = std::sqrt(sq / n), sigma = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
+    r.series.push_back({r.series.size(), 0, t, sq, stddev, lo, hi, mean, static_cast<double>(moved_since_sample_)});
     moved_since_sample_ = 0;
+    r.columns["sigma"].push_back(sigma);
     r.columns["progress"].push_back(progress());
     r.columns["migrations"].push_back(static_cast<double>(migrations_));
     r.columns["hosts"].push_back(n);
@@ -306,10 +311,16 @@ class P2PRun {
     r.columns["edge_cut"].push_back(static_cast<double>(edge_cut()));
     RunSummary& s = r.summary;
     if (r.series.size() == 1) s.initial_imbalance = sq;
-    s.final_imbalance = sq, s.final_stddev = sigma, s.final_spread = hi - lo;
-    s.balanced = hi - lo <= 1;
+    s.final_imbalance = sq, s.final_stddev = stddev, s.final_spread = hi - lo;
+    s.notes["sigma"] = sigma;
+    // The core's rule (core/balance.hpp): every host within the band of its share, or less than
+    // one job from it.
+    s.balanced = true;
     s.nodes_with_load = 0;
-    for (NodeId h : live) s.nodes_with_load += !jobs_on_[h].empty();
+    for (NodeId h : live) {
+      s.balanced = s.balanced && rule.within(static_cast<double>(jobs_on_[h].size()), mean);
+      s.nodes_with_load += !jobs_on_[h].empty();
+    }
   }
 
   // Every job on exactly one live host, where that host's list says it is.

@@ -46,16 +46,18 @@ struct P2POptions {
   JobSelection selection = JobSelection::random;
   std::uint64_t seed = 1;
   bool record_final_load = false;
+  double band = 0.01;             // balanced: every host within band x its share, or less than one job from it
   std::uint64_t check_every = 1;  // samples between two checks of every job's identity and host
   double lose_job_at = -1;        // fault injection: job 0 vanishes from its host at this time (the checks must fire)
 };
 
-// Series: one row a sample, `time` in time units, stddev = sigma over the live hosts (|H| - 1 in
-// the denominator, sec. 3.3), imbalance = sum of squared deviations, moved = migrations since
-// the last row; extra columns progress (mean I_j), migrations (M(t)), hosts (|H|), gradient (the
-// largest difference of job counts across an edge of H), edge_cut (guest edges between jobs on
-// different hosts). Summary notes: progress, migrations, jobs_lost (0, or the run throws
-// ConservationError), hosts_left, hosts_entered, hosts, edge_cut.
+// Series: one row a sample, `time` in time units, stddev = sqrt(nu / |H|) over the live hosts as
+// on every engine, imbalance nu = sum of squared deviations, moved = migrations since the last
+// row; extra columns sigma (the paper's, |H| - 1 in the denominator, sec. 3.3), progress (mean
+// I_j), migrations (M(t)), hosts (|H|), gradient (the largest difference of job counts across an
+// edge of H), edge_cut (guest edges between jobs on different hosts). Summary notes: sigma,
+// progress, migrations, jobs_lost (0, or the run throws ConservationError), hosts_left,
+// hosts_entered, hosts, edge_cut.
 RunResult run_p2p(const Graph& hosts, const Graph& guest, std::span<const NodeId> mapping, const DomainPolicy& policy,
                   const P2POptions& options);
 
