@@ -789,3 +789,21 @@ TEST(BadInput, ANulByteInAFileDoesNotCutTheLineShort) {
 
 }  // namespace
 }  // namespace nnlb
+
+namespace nnlb {
+namespace {
+
+TEST(BadInput, FoundByTheFuzzKindsP2pAndPairs) {
+  const fs::path dir = fresh_dir("fuzz-p2p");
+  // p2p.sample_every = 2^32 wrapped to 0 and divided by it: SIGFPE.
+  expect_refused(nnlb_in(dir, {"run", "--set", "engine=p2p", "--set", "topology=p2p:31", "--set", "algorithm=en", "--set", "guest.graph=ring:31",
+                               "--set", "p2p.sample_every=4294967296", "--set", "stop.time=50"}),
+                 "key 'p2p.sample_every': must be in 1 .. 1e7", "sample_every 2^32");
+  // Links of 65,536 s hold every message sent for the whole run: refused with the estimate.
+  expect_refused(nnlb_in(dir, {"run", "--set", "engine=des", "--set", "platform.latency=65536"}),
+                 "key 'platform.latency': needs about", "latency 65536");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nnlb

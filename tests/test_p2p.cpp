@@ -406,12 +406,7 @@ TEST(Churn, DrawnFromTheGraphAloneTheSameForTheSameStream) {
 
 TEST(Churn, TheP2pEngineRunsTheSharedGeneratorsChurn) {
   const Jobs r = setup(32, 100, true);
-  P2POptions o;
-  o.half_life = 8;
-  o.time_limit = 60;
-  o.seed = 17;
-  const auto pm = make_probabilistic_migration(0.35);
-  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *pm, o);
+  const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *make_probabilistic_migration(0.35), {.half_life = 8, .time_limit = 60, .seed = 17});
   Churn churn(r.hosts, 8, {}, Rng(17, 1));
   double leaves = 0;
   for (std::uint64_t t = 1; t <= 60; ++t)
@@ -476,6 +471,15 @@ Outcome outcome(const std::string& engine, const std::string& algorithm, int n) 
     o.settled += settled / n;
   }
   return o;
+}
+
+TEST(P2pBesideDes, AJobStrategyStuckOnDesEndsStalled) {
+  // DASUD from all 64 jobs on one host of torus:8x8 stops at a spread of two jobs; it ran to the
+  // default stop.time of 10,000 s, ten million balancing periods (found by the fuzz kind "pairs").
+  const RunRecord r = test::run_sets({"engine=des", "algorithm=dasud"});
+  EXPECT_EQ(r.result.summary.stop_reason, StopReason::stalled);
+  EXPECT_LT(r.result.summary.timing->time, 10.0);
+  EXPECT_EQ(r.result.summary.final_total, 64);
 }
 
 TEST(P2pBesideDes, DasudAndPmAgreeWithoutChurn) {

@@ -41,6 +41,11 @@ KINDS = {
     "tasks": (".txt", ["run", "--set", "engine=des", "--set", "algorithm=ca", "--set", "tasks.cores=4", "--set", "tasks.init=file:{CASE}",
                        "--out", "{OUT}/r.json"]),
     "plot": (".jsonl", ["plot", "{CASE}", "--kind", "series", "--x", "steps", "--y", "imbalance", "--out", "{OUT}/p.png"]),
+    # Job strategies on p2p and des: guest graphs, mappings, churn, selection, the p2p.* keys.
+    "p2p": (".toml", ["run", "{CASE}", "--out", "{OUT}/r.json", "--max-memory", "1G", "--threads", "1"]),
+    # Every engine x algorithm of `nnlb list`, with keys of the whole list added by the mutations;
+    # generated, not read from a corpus folder.
+    "pairs": (".toml", ["run", "{CASE}", "--out", "{OUT}/r.json", "--max-memory", "1G", "--threads", "1"]),
 }
 
 # Files a failed command may leave: a sweep's store holds the runs it finished before failing.
@@ -60,6 +65,25 @@ def keys_of(nnlb):
     keys = set(re.findall(r"^\s{2}([a-z_]+(?:\.[a-z_]+)+)\s", out, re.M))
     keys |= set(re.findall(r"^\s{2}([a-z_]+)\s+(?:string|number|integer|boolean)", out, re.M))
     return sorted(keys) or ["topology", "algorithm", "load.init", "stop.steps"]
+
+
+def pairs_of(nnlb):
+    """One seed a pair of `nnlb list`: an engine, an algorithm, the keys it needs, short stops."""
+    out = subprocess.run([nnlb, "list"], capture_output=True, text=True).stdout
+    engines = re.findall(r"^  ([a-z]\w*)\s", out.split("Engines (")[1].split("Scenario keys")[0], re.M)
+    algorithms = re.findall(r"^  ([a-z][a-z0-9-]*)\s", out.split("Policies (")[1].split("Engines (")[0], re.M)
+    seeds = []
+    for engine in engines:
+        for algorithm in algorithms:
+            text = 'engine = "%s"\nalgorithm = "%s"\ntopology = "ring:6"\nstop.steps = 200\n' % (engine, algorithm)
+            if engine != "sync" and engine != "rounds":
+                text += "stop.time = 5\n"
+            if algorithm in ("en", "dasud", "pm", "sid", "push", "pull"):
+                text += 'guest.graph = "ring:12"\n'
+            if algorithm in ("dd", "ms", "ca"):
+                text = text.replace('topology = "ring:6"\n', "") + 'tasks.cores = 4\ntasks.init = "uniform:20,1,2"\n'
+            seeds.append(text)
+    return seeds
 
 
 def mutate(data, rng, keys, corpus):
@@ -132,13 +156,13 @@ def long_run(cmd, kind, text, out, work, timeout):
     if kind == "sweep":
         store = os.path.join(out, "s.jsonl")
         return LONG if os.path.exists(store) and os.path.getsize(store) > 0 else "no end within %g s, nothing stored" % timeout
-    if kind != "scenario":
+    if kind not in ("scenario", "p2p", "pairs"):
         return "no end within %g s" % timeout
     try:
         engine = tomllib.loads(text).get("engine", "sync")
     except Exception:
         engine = "sync"
-    bound = ["--set", "stop.time=1"] if engine == "des" else ["--set", "stop.steps=1000"]
+    bound = ["--set", "stop.time=1"] if engine in ("des", "p2p") else ["--set", "stop.steps=1000"]
     try:
         subprocess.run(cmd + bound, cwd=work, capture_output=True, timeout=timeout, preexec_fn=limit_child)
     except subprocess.TimeoutExpired:
@@ -194,8 +218,11 @@ def main():
     nnlb = os.path.abspath(a.nnlb)
     corpus_dir = os.path.join(HERE, "corpus", a.kind.split("-")[0] if a.kind.startswith("graph") else a.kind)
     suffix = KINDS[a.kind][0]
-    corpus = [open(os.path.join(corpus_dir, f), encoding="utf-8", errors="surrogateescape").read()
-              for f in sorted(os.listdir(corpus_dir)) if f.endswith(suffix)]
+    if a.kind == "pairs":
+        corpus = pairs_of(nnlb)
+    else:
+        corpus = [open(os.path.join(corpus_dir, f), encoding="utf-8", errors="surrogateescape").read()
+                  for f in sorted(os.listdir(corpus_dir)) if f.endswith(suffix)]
     if not corpus:
         sys.exit("fuzz.py: no seed files ending in %s in %s" % (suffix, corpus_dir))
     rng = random.Random(a.seed)

@@ -93,7 +93,7 @@ void check_p2p_keys(const Scenario& s) {
   require(s.number("p2p.migration_cost") >= 0, s, "p2p.migration_cost", "must be >= 0");
   require(s.number("p2p.gamma") >= 0, s, "p2p.gamma", "must be >= 0");
   require(!s.is_set("churn.half_life") || s.number("churn.half_life") > 0, s, "churn.half_life", "must be > 0 (tau); leave it unset for no churn");
-  require(s.integer("p2p.sample_every") >= 1, s, "p2p.sample_every", "must be >= 1");
+  require(s.integer("p2p.sample_every") >= 1 && s.integer("p2p.sample_every") <= 10'000'000, s, "p2p.sample_every", "must be in 1 .. 1e7");
   require(s.integer("p2p.iterations") >= 0, s, "p2p.iterations", "must be >= 0");
   require(s.number("stop.time") >= 1 && s.number("stop.time") <= 1e7, s, "stop.time", "p2p: time units, 1 to 1e7");
   parse_events(s);
@@ -135,6 +135,10 @@ RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t 
   r.stop_when_balanced = true;  // as balancers do: the jobs within one of every host's share (core/balance.hpp)
   if (churn) r.churn = &*churn;
   if (r.sample_period == 0) r.sample_period = 10 * s.number("des.lb_period");
+  // Jobs do not execute here: a strategy stuck out of the band (DASUD's local minima) would run to
+  // stop.time. On des it is "stalled" after 1000 balancing periods without a move unless
+  // stop.stall says otherwise.
+  if (s.text("engine") == "des" && !s.is_set("stop.stall")) r.stall = 1000 * s.number("des.lb_period");
   return run_engine(s, s.text("engine"), r);
 }
 

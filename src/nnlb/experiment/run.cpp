@@ -284,6 +284,15 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   }
   const EngineCost cost = des || s.text("engine") == "rounds" ? des_cost : sync_cost;  // node programs: agents and mailboxes
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
+  if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
+      s.number("des.lb_period") > 0) {  // (a period <= 0 is refused by its own check)
+    // A link holds what its sender sent within one latency: about a control and a data message
+    // (64 bytes each) a balancing period.
+    const double on_a_link = std::min(s.number("platform.latency"), s.number("stop.time")) / s.number("des.lb_period") + 1;
+    m.add("messages in flight", "platform.latency",
+          "a link holds platform.latency / des.lb_period messages at once: use a shorter latency or a longer period",
+          2 * 64 * on_a_link * static_cast<double>(size.slots()));
+  }
   double samples = 0;
   if (des) {
     const double period = s.number("des.sample_period") > 0 ? s.number("des.sample_period") : 10 * s.number("des.lb_period");

@@ -141,7 +141,7 @@ std::vector<KeyInfo> make_keys() {
       {"stop.time", Type::number, 1e4, "time limit in seconds: simulated on des, wall-clock on mpi (where the default is 600)", {}},
       {"stop.stall", Type::number, nullptr,
        "stalled: a balancer out of the band with no load or item moving for this many seconds stops (des: simulated, off by "
-       "default; mpi: wall-clock, default 10)",
+       "default, 1000 balancing periods for a job strategy; mpi: wall-clock, default 10)",
        {}},
       {"stop.steps", Type::integer, std::int64_t{10000}, "stop after this many communication steps", {}},
       {"stop.imbalance", Type::number, nullptr, "stop when the imbalance factor nu <= this", {}},

@@ -76,6 +76,15 @@ static_assert(sizeof(Wire) == 64);
 // A node's mailboxes, kept apart from the rest of its state: senders touch only these.
 struct Mailboxes {
   std::vector<Wire> box[channel_count];  // oldest first
+  // The earliest arrival in each box (infinity when empty): a take before it finds nothing
+  // without a scan, where messages on slow links pile up.
+  double earliest[channel_count] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+
+  void put(const Wire& w) {
+    const auto c = static_cast<std::size_t>(w.channel);
+    box[c].push_back(w);
+    earliest[c] = std::min(earliest[c], w.arrival);
+  }
 };
 
 // The core's node, with this engine's links and timings of it.
@@ -85,6 +94,9 @@ struct DesNode : NodeState {
   bool in_band = false;
   bool idle = false;  // holds nothing
   double idle_since = 0, idle_time = 0, band_entry = 0;
+  // The event sequence number when this node started: a timer or an item's end set by an earlier
+  // node of the same id (one that left) is older and never reaches this one.
+  std::uint64_t born = 0;
 };
 
 class DesRun {
@@ -145,11 +157,11 @@ class DesRun {
       now_ = e.time;
       ++events_;
       if (e.kind >= first_timer) {
-        if (nodes_[e.target].alive) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
+        if (mine(e)) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
       } else if (e.kind == arrival_event) {
-        arrive(e.target);
+        arrive(e.target, e.seq);
       } else if (e.kind == executed_event) {
-        executed(e.target);
+        if (mine(e)) executed(e.target);
       } else if (e.kind == churn_event) {
         for (const GraphChange& c : opt_.churn->step(e.target)) apply(c);
         if (opt_.churn->more()) queue_.push(e.target + 1.0, churn_event, e.target + 1);
@@ -221,16 +233,21 @@ class DesRun {
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    auto& box = mailboxes_[i].box[static_cast<std::size_t>(channel)];
+    Mailboxes& mail = mailboxes_[i];
+    const auto c = static_cast<std::size_t>(channel);
+    auto& box = mail.box[c];
     taken_items_.clear();
+    if (now_ < mail.earliest[c]) return {};  // everything still on the wire
     if (taken_.size() < box.size()) taken_.resize(box.size());
     DesNode& n = nodes_[i];
     std::size_t kept = 0, got = 0;
+    double earliest = std::numeric_limits<double>::infinity();
     for (std::size_t k = 0; k < box.size(); ++k) {
       Wire& w = box[k];
       if (w.arrival > now_) {  // still on the wire
         if (kept != k) box[kept] = w;
         ++kept;
+        earliest = std::min(earliest, w.arrival);
         continue;
       }
       if (dynamic_) w.msg.port = resolve_port(i, w.msg.from, w.msg.port);
@@ -243,7 +260,8 @@ class DesRun {
       taken_[got++] = w.msg;
     }
     box.resize(kept);
-    if (!notify_[static_cast<std::size_t>(channel)]) events_ += got;  // their deliveries
+    mail.earliest[c] = earliest;
+    if (!notify_[c]) events_ += got;  // their deliveries
     return {taken_.data(), got};
   }
 
@@ -272,6 +290,9 @@ class DesRun {
   void finished(NodeId) { tally_.finished(now_); }
 
  private:
+  // Whether a timer or an item's end is for the node now holding its target id.
+  bool mine(const Event& e) const { return nodes_[e.target].alive && e.seq >= nodes_[e.target].born; }
+
   // Node i's item in hand is done: complete it, then its program hears.
   void executed(NodeId i) {
     DesNode& n = nodes_[i];
@@ -316,7 +337,7 @@ class DesRun {
   [[gnu::always_inline]] void post(NodeId to, const Wire& w) {
     const auto c = static_cast<std::size_t>(w.channel);
     if (!notify_[c]) {
-      mailboxes_[to].box[c].push_back(w);
+      mailboxes_[to].put(w);
       return;
     }
     const std::uint32_t m = new_wire();
@@ -384,16 +405,17 @@ class DesRun {
     return no_port;
   }
 
-  // A message lands in its receiver's mailbox; a receiver that left sends it back.
-  void arrive(std::uint32_t m) {
+  // A message lands in its receiver's mailbox; a receiver that left (the node now holding its id
+  // started after the message was sent, `sent`) sends it back.
+  void arrive(std::uint32_t m, std::uint64_t sent) {
     const Wire w = wires_[m];
     const NodeId to = wire_to_[m];
     release(m);
-    if (!nodes_[to].alive) {
+    if (!nodes_[to].alive || sent < nodes_[to].born) {
       bounce(to, w);
       return;
     }
-    mailboxes_[to].box[static_cast<std::size_t>(w.channel)].push_back(w);
+    mailboxes_[to].put(w);
     call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
   }
 
@@ -407,7 +429,7 @@ class DesRun {
     w.msg.port = no_port;
     w.arrival = now_;
     const auto c = static_cast<std::size_t>(w.channel);
-    mailboxes_[to].box[c].push_back(w);
+    mailboxes_[to].put(w);
     if (notify_[c]) call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
   }
 
@@ -434,9 +456,10 @@ class DesRun {
     if (n.execution.item) n.add(*n.execution.item), n.execution.item.reset();
     hand_over(i);
     // Messages waiting in its mailboxes go back to their senders.
-    for (auto& box : mailboxes_[i].box) {
+    for (std::size_t c = 0; c < channel_count; ++c) {
       std::vector<Wire> waiting;
-      waiting.swap(box);
+      waiting.swap(mailboxes_[i].box[c]);
+      mailboxes_[i].earliest[c] = std::numeric_limits<double>::infinity();
       for (const Wire& w : waiting) bounce(i, w);
     }
     for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
@@ -463,7 +486,7 @@ class DesRun {
       const Wire w{Message{no_port, i, handover_tag, static_cast<std::uint32_t>(items.size()), n.load, {}}, now_,
                    items.empty() ? no_items : store_items(items), Channel::data};
       n.load = 0;
-      mailboxes_[to].box[static_cast<std::size_t>(Channel::data)].push_back(w);
+      mailboxes_[to].put(w);
       if (notify_[static_cast<std::size_t>(Channel::data)]) call(to, [&](Agent& a) { a.arrived(ctx_, Channel::data); });
       return;
     }
@@ -509,6 +532,7 @@ class DesRun {
     }
     DesNode& n = nodes_[i];
     n = DesNode{};
+    n.born = queue_.pushed();
     n.idle = true;
     n.idle_since = now_;
     ++alive_;
