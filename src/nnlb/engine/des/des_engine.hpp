@@ -10,7 +10,8 @@
 // loads, to 1e-9 relative for real ones) and that every item identity is held or on a wire
 // exactly once: recounted from the nodes and the wires themselves, not from running totals.
 // Nodes may leave and join (`GraphChange`, listed or drawn by `Churn` a step each second); a
-// leaving node's load and items go to its neighbours (engine/core/hand_over.hpp).
+// leaving node's load and items go to its neighbours (engine/core/hand_over.hpp). A joining node
+// may take the id of one that left: that one's timers and the messages sent to it never reach it.
 //
 // The metrics are those of Couturier, Giersch & Hakem sec. 7.2: idle time (holding no load),
 // each node's last entry into the band of `band` x mean around the mean, messages and load moved.
