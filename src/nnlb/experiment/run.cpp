@@ -240,6 +240,8 @@ void check_des_periods(const Scenario& s) {
       throw InputError(s.source(), key, text.str());
     }
   };
+  for (const char* key : {"des.lb_period", "des.comp_min_period"})  // before the memory estimate divides by them
+    require(s.number(key) > 0, s, key, "must be > 0");
   bound("des.lb_period", 1e9, "balancing steps per node");
   bound("des.comp_min_period", 1e9, "computing steps per node");
   bound("des.sample_period", 1e6, "samples");
@@ -285,7 +287,7 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   const EngineCost cost = des || s.text("engine") == "rounds" ? des_cost : sync_cost;  // node programs: agents and mailboxes
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
-      s.number("des.lb_period") > 0) {  // (a period <= 0 is refused by its own check)
+      s.number("des.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
     // A link holds what its sender sent within one latency: about a control and a data message
     // (64 bytes each) a balancing period.
     const double on_a_link = std::min(s.number("platform.latency"), s.number("stop.time")) / s.number("des.lb_period") + 1;
