@@ -76,15 +76,8 @@ static_assert(sizeof(Wire) == 64);
 // A node's mailboxes, kept apart from the rest of its state: senders touch only these.
 struct Mailboxes {
   std::vector<Wire> box[channel_count];  // oldest first
-  // The earliest arrival in each box (infinity when empty): a take before it finds nothing
-  // without a scan, where messages on slow links pile up.
-  double earliest[channel_count] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
 
-  void put(const Wire& w) {
-    const auto c = static_cast<std::size_t>(w.channel);
-    box[c].push_back(w);
-    earliest[c] = std::min(earliest[c], w.arrival);
-  }
+  void put(const Wire& w) { box[static_cast<std::size_t>(w.channel)].push_back(w); }
 };
 
 // The core's node, with this engine's links and timings of it.
@@ -233,21 +226,17 @@ class DesRun {
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    Mailboxes& mail = mailboxes_[i];
     const auto c = static_cast<std::size_t>(channel);
-    auto& box = mail.box[c];
+    auto& box = mailboxes_[i].box[c];
     taken_items_.clear();
-    if (now_ < mail.earliest[c]) return {};  // everything still on the wire
     if (taken_.size() < box.size()) taken_.resize(box.size());
     DesNode& n = nodes_[i];
     std::size_t kept = 0, got = 0;
-    double earliest = std::numeric_limits<double>::infinity();
     for (std::size_t k = 0; k < box.size(); ++k) {
       Wire& w = box[k];
       if (w.arrival > now_) {  // still on the wire
         if (kept != k) box[kept] = w;
         ++kept;
-        earliest = std::min(earliest, w.arrival);
         continue;
       }
       if (dynamic_) w.msg.port = resolve_port(i, w.msg.from, w.msg.port);
@@ -260,7 +249,6 @@ class DesRun {
       taken_[got++] = w.msg;
     }
     box.resize(kept);
-    mail.earliest[c] = earliest;
     if (!notify_[c]) events_ += got;  // their deliveries
     return {taken_.data(), got};
   }
@@ -459,7 +447,6 @@ class DesRun {
     for (std::size_t c = 0; c < channel_count; ++c) {
       std::vector<Wire> waiting;
       waiting.swap(mailboxes_[i].box[c]);
-      mailboxes_[i].earliest[c] = std::numeric_limits<double>::infinity();
       for (const Wire& w : waiting) bounce(i, w);
     }
     for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
