@@ -353,13 +353,9 @@ TEST(AgentLayer, ANodeThatTakesTheIdOfOneThatLeftGetsNoneOfItsTimers) {
   // just freed). The first ticked at 1 and 2; its timer for 3 must not reach the second, which
   // ticks at 3.5 .. 9.5: 9 ticks in all, not 17 (two timer chains on one node, doubling at each
   // such reuse, were a bug).
-  const Topology t = make_topology("line:3", 1);
   Ticker program;
-  DesOptions o;
-  o.stop_when_balanced = false;
-  o.time_limit = 10;
-  run_des(t, program, LoadMode::real, loads({1, 1, 1}), platform, o, nullptr,
-          {{GraphChange::Kind::leave, 2.5, 2, {}}, {GraphChange::Kind::join, 2.5, 2, {1}}});
+  run_des(make_topology("line:3", 1), program, LoadMode::real, loads({1, 1, 1}), platform, {.time_limit = 10, .stop_when_balanced = false},
+          nullptr, {{GraphChange::Kind::leave, 2.5, 2, {}}, {GraphChange::Kind::join, 2.5, 2, {1}}});
   EXPECT_EQ(program.ticks[0], 10);
   EXPECT_EQ(program.ticks[2], 2 + 7);
 }
