@@ -109,9 +109,9 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run --set threshold.low=100", "key 'threshold.low': applies only with invocation = \"threshold\""},
       {"run --set workload.consumption=5", "key 'workload.consumption': applies only with workload.kind"},
       {"run --set de.sweep_cost=one", "key 'de.sweep_cost': applies only to dimension exchange"},
-      {"run --set engine=des --set des.lb_period=1e-300", "key 'des.lb_period': 1e-300 s gives"},
-      {"run --set engine=des --set des.sample_period=1e-12", "key 'des.sample_period'"},
-      {"run --set engine=des --set des.comp_comm_ratio=10 --set des.flops_per_unit=3", "key 'des.comp_comm_ratio'"},
+      {"run --set engine=des --set async.lb_period=1e-300", "key 'async.lb_period': 1e-300 s gives"},
+      {"run --set engine=des --set output.sample_period=1e-12", "key 'output.sample_period'"},
+      {"run --set engine=des --set async.comp_comm_ratio=10 --set async.flops_per_unit=3", "key 'async.comp_comm_ratio'"},
       {"run --set engine=sync --set agent=async", "key 'agent'"},
       {"run --set topology=torus:1000x1000 --set output.load_history=1 --set stop.steps=10000",
        "key 'output.load_history': needs about "},
@@ -128,8 +128,8 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run " + data + "/odf-on-star.toml", data + "/odf-on-star.toml: key 'alpha'"},
       {"run " + data + "/no-such-file.toml", "no-such-file.toml: scenario file not found"},
       {"run --set engine=des --set workload.kind=dynamic", "key 'workload.kind': is not honoured by engine = \"des\" (engines that read it: sync)"},
-      {"run --set des.virtual_load=true", "key 'des.virtual_load': is not honoured by engine = \"sync\" (engines that read it: des, mpi)"},
-      {"run --set engine=des --set load.init=single:0,1000*N --set des.lb_period=0", "key 'des.lb_period': must be > 0"},
+      {"run --set async.virtual_load=true", "key 'async.virtual_load': is not honoured by engine = \"sync\" (engines that read it: des, mpi)"},
+      {"run --set engine=des --set load.init=single:0,1000*N --set async.lb_period=0", "key 'async.lb_period': must be > 0"},
       {"run --format xml", "--format"},
       {"run --repeat 0", "--repeat"},
       {"reproduce no/such-study", "no study 'no/such-study'"},
@@ -152,6 +152,30 @@ TEST(Cli, SweepHelpPointsToTheSweepFileReference) {
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("docs/sweep-files.md"), std::string::npos) << o.out;
   EXPECT_TRUE(std::filesystem::exists(std::string(NNLB_SOURCE_DIR) + "/docs/sweep-files.md"));
+}
+
+// The keys several engines read have engine-neutral names; their des.* names are aliases that
+// set the same key, and a file that sets a key under both names is refused.
+TEST(Cli, OldDesKeyNamesAreAliasesOfTheEngineNeutralOnes) {
+  const std::string base = "run --set engine=des --set topology=ring:4 --set load.init=single:0,40 --set stop.time=1 --format json";
+  const auto old_name = nnlb(base + " --set des.lb_period=0.002 --set des.bytes_per_unit=100 --set des.sample_period=0.5");
+  const auto new_name = nnlb(base + " --set async.lb_period=0.002 --set message.bytes_per_unit=100 --set output.sample_period=0.5");
+  ASSERT_EQ(old_name.status, 0) << old_name.err;
+  ASSERT_EQ(new_name.status, 0) << new_name.err;
+  const auto a = nlohmann::json::parse(old_name.out), b = nlohmann::json::parse(new_name.out);
+  EXPECT_EQ(a["scenario"]["async.lb_period"], 0.002);
+  EXPECT_FALSE(a["scenario"].contains("des.lb_period"));
+  EXPECT_EQ(a["summary"], b["summary"]);
+  EXPECT_EQ(a["series"], b["series"]);
+
+  const fs::path file = fs::temp_directory_path() / ("nnlb-alias-" + std::to_string(::getpid()) + ".toml");
+  std::ofstream(file) << "engine = \"des\"\n[des]\nlb_period = 0.002\n[async]\nlb_period = 0.003\n";
+  const auto twice = nnlb("run " + file.string());
+  fs::remove(file);
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_NE(twice.err.find("set twice"), std::string::npos) << twice.err;
+  const auto listed = nnlb("list");
+  EXPECT_NE(listed.out.find("(alias: des.lb_period)"), std::string::npos);
 }
 
 TEST(Cli, ListNamesEveryTopologyPolicyAndKey) {

@@ -387,7 +387,7 @@ TEST(Frictions, SweepTableTakesZippedLabelsAndOnlyTheTableGoesToStdout) {
 TEST(Frictions, RecordsDescribeTheirEngine) {
   const fs::path dir = fresh_dir("engine-text");
   const auto des = nnlb_in(dir, {"run", "--set", "engine=des", "--set", "topology=ring:8", "--set", "stop.time=1",
-                                 "--set", "des.virtual_load=true"});
+                                 "--set", "async.virtual_load=true"});
   ASSERT_EQ(des.status, 0) << des.err;
   const std::string head = des.out.substr(0, des.out.find('\n'));
   EXPECT_NE(head.find("des engine, asynchronous balancer with virtual load"), std::string::npos) << head;
@@ -598,7 +598,7 @@ TEST(BadInput, AFailureOnOneRankEndsEveryRank) {
 #ifndef NNLB_TEST_MPIRUN
   GTEST_SKIP() << "nnlb was built without MPI";
 #else
-  // des.lb_period = 0 passes the point checks (the engine refuses it when it starts), so only the
+  // async.lb_period = 0 passes the point checks (the engine refuses it when it starts), so only the
   // rank that runs that point fails; the other must not be left waiting at the barrier.
   const fs::path dir = fresh_dir("mpi-fail");
   std::ofstream(dir / "s.toml") << "[base]\nengine = \"des\"\ntopology = \"ring:8\"\nstop.time = 1.0\n"

@@ -77,7 +77,7 @@ TEST(MpiEngine, ABalancingProgramConservesLoadAndALostMessageIsCaught) {
   // Iterations of 1e3 flop per unit (0.4 ms for node 0's 4,000 units at 1e9 flop/s): many
   // balancing steps in half a second.
   const std::string base = "--set topology=ring:4 --set algorithm=best-effort --set load.init=single:0,4000 --set stop.time=0.5 "
-                           "--set des.flops_per_unit=1e3 ";
+                           "--set async.flops_per_unit=1e3 ";
   const Launch o = mpirun(4, base + "--set stop.time=10 --format json");  // ends once balanced: time to spare on a busy machine
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   const auto s = nlohmann::json::parse(o.out)["summary"];
@@ -86,7 +86,7 @@ TEST(MpiEngine, ABalancingProgramConservesLoadAndALostMessageIsCaught) {
   EXPECT_NEAR(s["final_total"].get<double>(), 4000, 4000 * 1e-9);
   EXPECT_LT(s["final_imbalance"].get<double>(), 0.5 * s["initial_imbalance"].get<double>());
   // Iterations 100 times longer: the run goes on to stop.time, its series sampled every 10 ms.
-  const Launch sampled = mpirun(4, base + "--set des.flops_per_unit=1e5 --set des.sample_period=0.01 --format json");
+  const Launch sampled = mpirun(4, base + "--set async.flops_per_unit=1e5 --set output.sample_period=0.01 --format json");
   ASSERT_EQ(sampled.status, 0) << sampled.out << sampled.err;
   const auto series = nlohmann::json::parse(sampled.out)["series"];
   const auto& time = series["time"];
@@ -111,7 +111,7 @@ TEST(MpiEngine, NodeProgramsRunUnchangedOnRealRanks) {
   // The balancers on small graphs are the contract's (tests/mpi_contract.cpp, one mpirun for all);
   // here the programs with protocols of their own, each launched as a user would.
   // Douglas & Harwood's DASUD over messages, jobs as items with identities (recounted on rank 0).
-  const Launch jobs = mpirun(4, "--set topology=ring:4 --set guest.graph=ring:40 --set algorithm=dasud --set des.lb_period=0.01 "
+  const Launch jobs = mpirun(4, "--set topology=ring:4 --set guest.graph=ring:40 --set algorithm=dasud --set async.lb_period=0.01 "
                                  "--set stop.time=0.5 --set output.final_load=true --format json");
   ASSERT_EQ(jobs.status, 0) << jobs.out << jobs.err;
   const auto fl = nlohmann::json::parse(jobs.out)["final_load"];

@@ -334,7 +334,7 @@ TEST(P2PScenario, RunsFromKeysAndRefusesBadInput) {
   EXPECT_EQ(s["hosts_left"], 1);
   EXPECT_GT(s["progress"].get<double>(), 0);
   // The same strategy as node programs on des: the jobs balance by messages.
-  const auto des = test::summary(run_sets({"engine=des", "topology=p2p:16", "guest.graph=ring:100", "algorithm=dasud", "des.lb_period=1",
+  const auto des = test::summary(run_sets({"engine=des", "topology=p2p:16", "guest.graph=ring:100", "algorithm=dasud", "async.lb_period=1",
                                            "stop.time=100"}));
   EXPECT_LE(des["final_spread"].get<double>(), 3);
   EXPECT_EQ(des["nodes_with_load"], 16);
@@ -419,7 +419,7 @@ TEST(Churn, JobStrategiesAndTheAsynchronousBalancerRunUnderItOnDes) {
   // Hosts leave and enter each second; every job and every unit of load is recounted at each
   // sample (the run throws otherwise); balance does not end a run under churn.
   const std::vector<std::string> jobs = {"engine=des", "topology=p2p:16", "guest.graph=ring:64", "algorithm=dasud",
-                                         "des.lb_period=0.1", "stop.time=40", "churn.half_life=5"};
+                                         "async.lb_period=0.1", "stop.time=40", "churn.half_life=5"};
   const RunRecord r = test::run_sets(jobs);
   const RunSummary& s = r.result.summary;
   EXPECT_EQ(s.stop_reason, StopReason::time);
@@ -458,7 +458,7 @@ Outcome outcome(const std::string& engine, const std::string& algorithm, int n) 
   Outcome o;
   for (int seed = 1; seed <= n; ++seed) {
     std::vector<std::string> sets = {"engine=" + engine, "topology=p2p:31", "guest.graph=ring:93", "algorithm=" + algorithm, "stop.time=100"};
-    if (engine == "des") sets.push_back("des.lb_period=1");  // a decision a time unit, as on p2p
+    if (engine == "des") sets.push_back("async.lb_period=1");  // a decision a time unit, as on p2p
     const RunRecord r = test::run_sets(sets, static_cast<std::uint64_t>(seed));
     const RunSummary& s = r.result.summary;
     o.stddev += s.final_stddev / n, o.moved += s.load_moved / n, o.balanced += (s.balanced ? 1.0 : 0.0) / n;

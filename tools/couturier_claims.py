@@ -63,7 +63,7 @@ def main():
         r = json.loads(line)
         s = r["scenario"]
         start = "one" if s["load.init"].startswith("single") else "random"
-        runs[s["description"]][(start, s["des.comp_comm_ratio"], s["topology"], s["name"])] = r["summary"]
+        runs[s["description"]][(start, s["async.comp_comm_ratio"], s["topology"], s["name"])] = r["summary"]
     print("| choice | 1. BE beats naive, line | 2. naive beats BE, hypercube | 3. torus: BE / naive / tie "
           "| 4. virtual load: faster / within 5 % / slower | 5. idle longer with v, one node | 6. k=4 beats k=1, random 1/10: torus, hypercube |")
     print("|---|---|---|---|---|---|---|")

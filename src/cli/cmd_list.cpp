@@ -32,7 +32,10 @@ Action add_list(CLI::App&) {
       std::string choices;
       for (const auto& c : k.choices) choices += (choices.empty() ? " [" : "|") + c;
       if (!choices.empty()) choices += "]";
-      fmt::print("  {:<28} {:<16} {}{}\n", k.name, def, k.doc, choices);
+      std::string aliases;
+      for (const auto& a : k.aliases) aliases += (aliases.empty() ? " (alias: " : ", ") + a;
+      if (!aliases.empty()) aliases += ")";
+      fmt::print("  {:<28} {:<16} {}{}{}\n", k.name, def, k.doc, choices, aliases);
     }
     return 0;
   };

@@ -68,8 +68,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .time = TimeModel::simulated_seconds,
                       .items = true,
                       .provides = program_capabilities,
-                      .honours = {"des.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
-                                  "output.series_every", "tasks.latency", "tasks.background", "churn."},
+                      .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
+                                  "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn."},
                       .except = {},
                       .run = run_des_engine});
   registry.push_back({.name = "p2p",
@@ -87,8 +87,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .items = true,
                       .provides = program_capabilities,
                       .default_time_limit = 600,
-                      .honours = {"des.", "stop.band", "stop.time", "stop.stall", "mpi."},
-                      .except = {"des.separate_control"},
+                      .honours = {"async.", "message.", "output.sample_period", "stop.band", "stop.time", "stop.stall", "mpi."},
+                      .except = {},
                       .run = {}});
 }
 

@@ -34,8 +34,8 @@ std::string engine_text(const json& r) {
                        s["churn.half_life"].is_null() ? std::string() : ", half-life " + cell(s["churn.half_life"]));
   if (s["engine"] != "sync") {
     const std::string agent = s["agent"] == "rounds" ? "synchronous rounds as messages" : "asynchronous balancer";
-    return fmt::format("{} engine, {}{}, balancing every {} s", s["engine"].get<std::string>(), agent, s["des.virtual_load"] == true ? " with virtual load" : "",
-                       cell(s["des.lb_period"]));
+    return fmt::format("{} engine, {}{}, balancing every {} s", s["engine"].get<std::string>(), agent, s["async.virtual_load"] == true ? " with virtual load" : "",
+                       cell(s["async.lb_period"]));
   }
   return fmt::format("sync engine, {}-port, {} invocation", s["port"].get<std::string>(), s["invocation"].get<std::string>());
 }

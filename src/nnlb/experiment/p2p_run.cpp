@@ -127,18 +127,18 @@ RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t 
   InitialState initial{std::vector<double>(p.topology.graph.num_nodes(), 0.0), std::vector<std::vector<Item>>(p.topology.graph.num_nodes())};
   for (NodeId j = 0; j < g.mapping.size(); ++j) initial.items[g.mapping[j]].push_back({j, 1, 0});
   const DomainBalancer program = located(s, "algorithm", [&] {
-    return DomainBalancer(p.policy.domain, {.period = s.number("des.lb_period"), .control_bytes = s.number("des.control_bytes")});
+    return DomainBalancer(p.policy.domain, {.period = s.number("async.lb_period"), .control_bytes = s.number("message.control_bytes")});
   });
   std::optional<Churn> churn = churn_of(s, p.topology.graph, seeds.engine);
   EngineRun r = engine_run(s, p, program, initial, seeds.engine);
   r.mode = LoadMode::integer;
   r.stop_when_balanced = true;  // as balancers do: the jobs within one of every host's share (core/balance.hpp)
   if (churn) r.churn = &*churn;
-  if (r.sample_period == 0) r.sample_period = 10 * s.number("des.lb_period");
+  if (r.sample_period == 0) r.sample_period = 10 * s.number("async.lb_period");
   // Jobs do not execute here: a strategy stuck out of the band (DASUD's local minima) would run to
   // stop.time. On des it is "stalled" after 1000 balancing periods without a move unless
   // stop.stall says otherwise.
-  if (s.text("engine") == "des" && !s.is_set("stop.stall")) r.stall = 1000 * s.number("des.lb_period");
+  if (s.text("engine") == "des" && !s.is_set("stop.stall")) r.stall = 1000 * s.number("async.lb_period");
   return run_engine(s, s.text("engine"), r);
 }
 

@@ -113,28 +113,28 @@ IterativeApplicationOptions application_options(const Scenario& s, const BuiltPo
 }
 
 // The balancing programs' options (AsyncBalancer, and the sizes RoundBalancer and the iterative
-// application use), from the des.* keys.
+// application use), from the async.* and message.* keys.
 AsyncBalancerOptions balancer_options(const Scenario& s, const Platform& platform) {
   AsyncBalancerOptions b;
-  b.virtual_load = s.boolean("des.virtual_load");
-  b.bytes_per_unit = s.number("des.bytes_per_unit");
-  b.flops_per_unit = s.number("des.flops_per_unit");
-  if (const auto ratio = s.optional_number("des.comp_comm_ratio")) {
-    require(*ratio > 0, s, "des.comp_comm_ratio", "must be > 0");
+  b.virtual_load = s.boolean("async.virtual_load");
+  b.bytes_per_unit = s.number("message.bytes_per_unit");
+  b.flops_per_unit = s.number("async.flops_per_unit");
+  if (const auto ratio = s.optional_number("async.comp_comm_ratio")) {
+    require(*ratio > 0, s, "async.comp_comm_ratio", "must be > 0");
     // comp time of a unit = ratio * comm time of a unit, on the first node's speed and link.
     b.flops_per_unit = *ratio * b.bytes_per_unit / platform.link_bandwidth(0) * platform.node_speed(0);
   }
-  b.control_bytes = s.number("des.control_bytes");
-  b.lb_period = s.number("des.lb_period");
-  b.comp_min_period = s.number("des.comp_min_period");
-  b.compute_first = s.boolean("des.compute_first");
-  b.stagger = s.boolean("des.stagger");
-  b.initial_knowledge = s.boolean("des.initial_knowledge");
-  b.compute_chunk = s.number("des.compute_chunk");
-  require(b.compute_chunk >= 0, s, "des.compute_chunk", "must be >= 0");
-  for (const char* key : {"des.bytes_per_unit", "des.flops_per_unit", "des.lb_period", "des.comp_min_period"})
+  b.control_bytes = s.number("message.control_bytes");
+  b.lb_period = s.number("async.lb_period");
+  b.comp_min_period = s.number("async.comp_min_period");
+  b.compute_first = s.boolean("async.compute_first");
+  b.stagger = s.boolean("async.stagger");
+  b.initial_knowledge = s.boolean("async.initial_knowledge");
+  b.compute_chunk = s.number("async.compute_chunk");
+  require(b.compute_chunk >= 0, s, "async.compute_chunk", "must be >= 0");
+  for (const char* key : {"message.bytes_per_unit", "async.flops_per_unit", "async.lb_period", "async.comp_min_period"})
     require(s.number(key) > 0, s, key, "must be > 0");
-  require(b.control_bytes >= 0, s, "des.control_bytes", "must be >= 0");
+  require(b.control_bytes >= 0, s, "message.control_bytes", "must be >= 0");
   return b;
 }
 
@@ -223,8 +223,8 @@ void check_dependent_keys(const Scenario& s) {
   for (const char* key : {"tasks.init", "tasks.cores", "tasks.latency", "tasks.background"})
     if (!s.is_default(key) && !is_task_algorithm(s.text("algorithm")))
       throw InputError(s.source(), key, "applies only to task scheduling (algorithm = \"dd\", \"ms\" or \"ca\")");
-  if (s.is_set("des.comp_comm_ratio") && s.number("des.flops_per_unit") != 1e5)
-    throw InputError(s.source(), "des.comp_comm_ratio", "sets des.flops_per_unit, which is set too: keep one of them");
+  if (s.is_set("async.comp_comm_ratio") && s.number("async.flops_per_unit") != 1e5)
+    throw InputError(s.source(), "async.comp_comm_ratio", "sets async.flops_per_unit, which is set too: keep one of them");
 }
 
 // A period so short against the run's time limit that the run could not end, or would record
@@ -240,11 +240,11 @@ void check_des_periods(const Scenario& s) {
       throw InputError(s.source(), key, text.str());
     }
   };
-  for (const char* key : {"des.lb_period", "des.comp_min_period"})  // before the memory estimate divides by them
+  for (const char* key : {"async.lb_period", "async.comp_min_period"})  // before the memory estimate divides by them
     require(s.number(key) > 0, s, key, "must be > 0");
-  bound("des.lb_period", 1e9, "balancing steps per node");
-  bound("des.comp_min_period", 1e9, "computing steps per node");
-  bound("des.sample_period", 1e6, "samples");
+  bound("async.lb_period", 1e9, "balancing steps per node");
+  bound("async.comp_min_period", 1e9, "computing steps per node");
+  bound("output.sample_period", 1e6, "samples");
 }
 
 // Bytes per node and per slot (directed edge) that an engine holds besides the graph: loads,
@@ -287,17 +287,17 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   const EngineCost cost = des || s.text("engine") == "rounds" ? des_cost : sync_cost;  // node programs: agents and mailboxes
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
-      s.number("des.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
+      s.number("async.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
     // A link holds what its sender sent within one latency: about a control and a data message
     // (64 bytes each) a balancing period.
-    const double on_a_link = std::min(s.number("platform.latency"), s.number("stop.time")) / s.number("des.lb_period") + 1;
+    const double on_a_link = std::min(s.number("platform.latency"), s.number("stop.time")) / s.number("async.lb_period") + 1;
     m.add("messages in flight", "platform.latency",
-          "a link holds platform.latency / des.lb_period messages at once: use a shorter latency or a longer period",
+          "a link holds platform.latency / async.lb_period messages at once: use a shorter latency or a longer period",
           2 * 64 * on_a_link * static_cast<double>(size.slots()));
   }
   double samples = 0;
   if (des) {
-    const double period = s.number("des.sample_period") > 0 ? s.number("des.sample_period") : 10 * s.number("des.lb_period");
+    const double period = s.number("output.sample_period") > 0 ? s.number("output.sample_period") : 10 * s.number("async.lb_period");
     samples = s.number("stop.time") / period + 2;
   } else {
     samples = static_cast<double>(s.integer("stop.steps")) + 2;
@@ -309,7 +309,7 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   // A timed engine keeps every sample: a row, and its JSON text and tree in the record (about
   // 512 bytes in all, measured on des records).
   if (des && series_every > 0)
-    m.add("series", "des.sample_period", "sample less often (des.sample_period), lower stop.time, or set output.series_every = 0",
+    m.add("series", "output.sample_period", "sample less often (output.sample_period), lower stop.time, or set output.series_every = 0",
           samples * 512);
   if (const auto every = s.integer("output.load_history"); every > 0)
     m.add("load history", "output.load_history", "record every node's load less often (output.load_history) or not at all",
@@ -347,8 +347,8 @@ EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& pro
   r.stall = stall_limit(s);
   r.spread = s.optional_number("stop.spread");
   require(!r.spread || *r.spread >= 0, s, "stop.spread", "must be >= 0");
-  r.sample_period = s.number("des.sample_period");
-  require(r.sample_period >= 0, s, "des.sample_period", "must be >= 0");
+  r.sample_period = s.number("output.sample_period");
+  require(r.sample_period >= 0, s, "output.sample_period", "must be >= 0");
   r.series_every = static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.integer("output.series_every")));
   r.record_load_history = s.integer("output.load_history") > 0;
   r.record_final_load = s.boolean("output.final_load");
@@ -372,7 +372,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   check_engine_keys(s);
   stall_limit(s);
   check_dependent_keys(s);
-  if (const EngineEntry* e = find_engine(s.text("engine")); e != nullptr && e->honours_key("des.lb_period")) check_des_periods(s);
+  if (const EngineEntry* e = find_engine(s.text("engine")); e != nullptr && e->honours_key("async.lb_period")) check_des_periods(s);
   require(s.number("mpi.work_scale") > 0, s, "mpi.work_scale", "must be > 0");
   const RunSeeds seeds(seed);
   PreparedRun p;

@@ -102,19 +102,22 @@ std::vector<KeyInfo> make_keys() {
       {"platform.file", Type::string, nullptr, "platform file: per-node speeds and per-link latency and bandwidth, applied last (docs/platform-files.md)", {}},
       {"platform.latency", Type::number, 5e-5, "link latency in seconds (time-based engines)", {}},
       {"platform.bandwidth", Type::number, 1.25e8, "link bandwidth in bytes/s (time-based engines)", {}},
-      {"des.virtual_load", Type::boolean, false, "des: announce transfers in control messages; receivers count announced load (Couturier et al. sec. 6)", {}},
-      {"des.flops_per_unit", Type::number, 1e5, "des: computation per load unit and iteration (flop)", {}},
-      {"des.bytes_per_unit", Type::number, 1250.0, "des: data message bytes per load unit", {}},
-      {"des.comp_comm_ratio", Type::number, nullptr, "des: set flops_per_unit so that computing a unit takes this many times as long as sending it", {}},
-      {"des.control_bytes", Type::number, 64.0, "des: size of a control message (bytes)", {}},
-      {"des.lb_period", Type::number, 1e-3, "des: minimum period of the balancing process (s)", {}},
-      {"des.comp_min_period", Type::number, 1e-4, "des: minimum period of the computing process (s)", {}},
-      {"des.compute_first", Type::boolean, false, "des: at t = 0 each node computes before it first balances", {}},
-      {"des.stagger", Type::boolean, false, "des: balancing processes start at a random offset in [0, lb_period) instead of in lock step", {}},
-      {"des.initial_knowledge", Type::boolean, true, "des: nodes start knowing their neighbours' initial loads (else 0 until the first reports)", {}},
-      {"des.compute_chunk", Type::number, 0.0, "des: compute in slices of at most this many seconds and ship decided load between them (0: an iteration is atomic)", {}},
+      // The asynchronous programs' processes (Couturier et al. sec. 6.1) and the sizes of all
+      // programs' messages, on every engine with time (des, mpi). Their des.* names of earlier
+      // versions are aliases.
+      {"async.virtual_load", Type::boolean, false, "async: announce transfers in control messages; receivers count announced load (Couturier et al. sec. 6)", {}, {"des.virtual_load"}},
+      {"async.flops_per_unit", Type::number, 1e5, "async: computation per load unit and iteration (flop)", {}, {"des.flops_per_unit"}},
+      {"async.comp_comm_ratio", Type::number, nullptr, "async: set async.flops_per_unit so that computing a unit takes this many times as long as sending it", {}, {"des.comp_comm_ratio"}},
+      {"async.lb_period", Type::number, 1e-3, "async and job strategies: minimum period of the balancing process (s)", {}, {"des.lb_period"}},
+      {"async.comp_min_period", Type::number, 1e-4, "async: minimum period of the computing process (s)", {}, {"des.comp_min_period"}},
+      {"async.compute_first", Type::boolean, false, "async: at t = 0 each node computes before it first balances", {}, {"des.compute_first"}},
+      {"async.stagger", Type::boolean, false, "async: balancing processes start at a random offset in [0, lb_period) instead of in lock step", {}, {"des.stagger"}},
+      {"async.initial_knowledge", Type::boolean, true, "async: nodes start knowing their neighbours' initial loads (else 0 until the first reports)", {}, {"des.initial_knowledge"}},
+      {"async.compute_chunk", Type::number, 0.0, "async: compute in slices of at most this many seconds and ship decided load between them (0: an iteration is atomic)", {}, {"des.compute_chunk"}},
+      {"message.bytes_per_unit", Type::number, 1250.0, "des, mpi: data message bytes per load unit", {}, {"des.bytes_per_unit"}},
+      {"message.control_bytes", Type::number, 64.0, "des, mpi: size of a control message (bytes)", {}, {"des.control_bytes"}},
       {"des.separate_control", Type::boolean, false, "des: control messages get a lane of their own instead of queueing behind data", {}},
-      {"des.sample_period", Type::number, 0.0, "des: series sampling period (s); 0: 10 balancing periods", {}},
+      {"output.sample_period", Type::number, 0.0, "des, mpi: series sampling period (seconds, simulated or wall-clock); 0: 10 balancing periods", {}, {"des.sample_period"}},
       {"app.iterations", Type::integer, std::int64_t{1000}, "iterative: iterations of the application", {}},
       {"app.lb_every", Type::integer, std::int64_t{1}, "iterative: a balancing step every this many iterations (from the first)", {}},
       {"app.work_per_unit", Type::number, 1e6, "iterative: computation per load unit and iteration (flop)", {}},
@@ -175,7 +178,9 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 const KeyInfo& key_info(const std::string& key, const std::string& source) {
   const auto& keys = scenario_keys();
-  const auto it = std::find_if(keys.begin(), keys.end(), [&](const KeyInfo& k) { return k.name == key; });
+  const auto it = std::find_if(keys.begin(), keys.end(), [&](const KeyInfo& k) {
+    return k.name == key || std::find(k.aliases.begin(), k.aliases.end(), key) != k.aliases.end();
+  });
   if (it != keys.end()) return *it;
   std::string best;
   std::size_t best_d = 3;
@@ -230,6 +235,13 @@ const std::vector<KeyInfo>& scenario_keys() {
   return keys;
 }
 
+const std::string& canonical_key(const std::string& key) {
+  const auto& keys = scenario_keys();
+  for (const KeyInfo& k : keys)
+    if (std::find(k.aliases.begin(), k.aliases.end(), key) != k.aliases.end()) return k.name;
+  return key;
+}
+
 json flatten_toml(const std::string& text, const std::string& source) {
   toml::table table;
   try {
@@ -251,7 +263,12 @@ Scenario Scenario::from_toml(const std::string& text, const std::string& source)
   Scenario s;
   s.source_ = source;
   const json flat = flatten_toml(text, source);
-  for (const auto& [key, value] : flat.items()) s.set(key, value, source);
+  std::map<std::string, std::string> written;  // current name -> the name the file used
+  for (const auto& [key, value] : flat.items()) {
+    const auto [at, fresh] = written.emplace(canonical_key(key), key);
+    if (!fresh) throw InputError(source, key, "is set twice, also as '" + at->second + "' (one is an alias of the other)");
+    s.set(key, value, source);
+  }
   return s;
 }
 
@@ -303,8 +320,8 @@ void Scenario::set(const std::string& key, const json& value, const std::string&
       if (!v.is_string() && !v.is_number()) type_error("a name or a number");
       break;
   }
-  values_[key] = v;
-  origin_[key] = source;
+  values_[info.name] = v;
+  origin_[info.name] = source;
 }
 
 void Scenario::set_from_text(const std::string& assignment, const std::string& source) {
@@ -323,7 +340,8 @@ void Scenario::set_from_text(const std::string& assignment, const std::string& s
 }
 
 const json& Scenario::get(const std::string& key) const {
-  const auto it = values_.find(key);
+  auto it = values_.find(key);
+  if (it == values_.end()) it = values_.find(canonical_key(key));  // an alias
   if (it == values_.end()) throw std::logic_error("scenario key not registered: " + key);
   return it->second;
 }

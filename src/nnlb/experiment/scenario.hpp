@@ -18,9 +18,12 @@ struct KeyInfo {
   nlohmann::json default_value;  // null: unset (optional key)
   std::string doc;
   std::vector<std::string> choices;  // allowed strings, empty: any
+  std::vector<std::string> aliases{};  // earlier names, still read (and recorded under `name`)
 };
 
 const std::vector<KeyInfo>& scenario_keys();
+// The key's current name: `key` itself, or the key it is an alias of.
+const std::string& canonical_key(const std::string& key);
 
 class Scenario {
  public:

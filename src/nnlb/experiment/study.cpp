@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "nnlb/experiment/plot.hpp"
+#include "nnlb/experiment/scenario.hpp"
 #include "nnlb/experiment/store.hpp"
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
@@ -164,7 +165,8 @@ json record_field(const json& record, const std::string& path) {
   const std::string section = path.substr(0, dot);
   if (!record.contains(section)) return nullptr;
   if (dot == std::string::npos) return record[section];
-  const std::string key = path.substr(dot + 1);
+  // A scenario key by an alias (des.lb_period) reads its current name (async.lb_period).
+  const std::string key = section == "scenario" ? canonical_key(path.substr(dot + 1)) : path.substr(dot + 1);
   const json& sec = record[section];
   return sec.is_object() && sec.contains(key) ? sec[key] : json(nullptr);
 }

@@ -139,7 +139,7 @@ RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engin
   if (s.is_default("stop.time")) r.time_limit = s.text("engine") == "mpi" ? horizon(s, p) * std::max(1.0, scale) + 60 : horizon(s, p);
   // About 20 samples over the ideal schedule, and at most max_samples over the time limit.
   if (r.sample_period == 0) r.sample_period = std::max({lower_bound(p) * scale / 20, 1e-3, r.time_limit / max_samples});
-  require(r.time_limit / r.sample_period <= max_samples, s, "des.sample_period",
+  require(r.time_limit / r.sample_period <= max_samples, s, "output.sample_period",
           fmt::format("samples the task run's {:g} s more than {:g} times: use a longer period", r.time_limit, max_samples));
   // A random background changes every period on every core: each change is a step of the model.
   if (const double period = p.platform.background.period(); period > 0)

@@ -130,7 +130,7 @@ DomainBalancer::DomainBalancer(std::shared_ptr<const DomainPolicy> policy, Domai
     : policy_(std::move(policy)), options_(options) {
   if (policy_->domain() != DomainKind::ball || policy_->radius() > 1)
     throw InputError({}, "algorithm", "as a node program, " + policy_->name() + " needs a domain this program does not gather (radius 1 only)");
-  if (!(options_.period > 0)) throw InputError({}, "des.lb_period", "must be > 0");
+  if (!(options_.period > 0)) throw InputError({}, "async.lb_period", "must be > 0");
 }
 
 std::unique_ptr<Agent> DomainBalancer::make_agent(NodeId) const { return std::make_unique<DomainAgent>(*policy_, options_); }
