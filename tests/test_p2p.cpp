@@ -6,15 +6,17 @@
 #include <bit>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include <nlohmann/json.hpp>
 
-#include "nnlb/programs/domain_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/p2p/p2p_engine.hpp"
 #include "nnlb/model/host_network.hpp"
 #include "nnlb/model/random_graphs.hpp"
 #include "nnlb/model/topology.hpp"
+#include "nnlb/node/context.hpp"
+#include "nnlb/programs/domain_balancer.hpp"
 #include "support.hpp"
 
 namespace nnlb {
@@ -265,11 +267,11 @@ TEST(P2PEngine, JobSelectionKeepsGuestNeighboursTogether) {
   o.time_limit = 1;
   o.record_final_load = true;
   const auto dasud = make_dasud();
-  for (JobSelection sel : {JobSelection::edge_cut, JobSelection::distance, JobSelection::random}) {
+  for (JobSelection sel : {JobSelection::edge_cut, JobSelection::distance, JobSelection::any}) {
     o.selection = sel;
     const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *dasud, o);
     EXPECT_EQ(res.final_load, (std::vector<double>{32, 32}));
-    if (sel == JobSelection::random) EXPECT_GT(res.summary.notes.at("edge_cut"), 16);
+    if (sel == JobSelection::any) EXPECT_GT(res.summary.notes.at("edge_cut"), 16);
     else EXPECT_EQ(res.summary.notes.at("edge_cut"), 2);
   }
 }
@@ -318,6 +320,66 @@ TEST(DomainBalancer, JobsSurviveHostsLeavingAndJoiningOnDes) {
   EXPECT_EQ(r.summary.final_spread <= 2, true) << r.summary.final_spread;
   // A radius-2 domain is not gathered by this program.
   EXPECT_THROW(DomainBalancer(make_extended_neighbor(2), {}), InputError);
+}
+
+// A program that runs another and notes the items each node holds after each of its handlers
+// (at the end of a quiet run: where every item is).
+class HoldingsWatch final : public Program {
+ public:
+  HoldingsWatch(const Program& inner, NodeId nodes) : held(nodes), inner_(inner) {}
+  std::string name() const override { return inner_.name(); }
+  ProgramNeeds needs() const override { return inner_.needs(); }
+  std::unique_ptr<Agent> make_agent(NodeId node) const override {
+    return std::make_unique<Watch>(inner_.make_agent(node), held.at(node));
+  }
+  mutable std::vector<std::vector<ItemId>> held;
+
+ private:
+  struct Watch final : Agent {
+    Watch(std::unique_ptr<Agent> a, std::vector<ItemId>& out) : inner(std::move(a)), held(out) {}
+    void start(Context& ctx) override { inner->start(ctx), note(ctx); }
+    void timer(Context& ctx, std::uint32_t tag) override { inner->timer(ctx, tag), note(ctx); }
+    void arrived(Context& ctx, Channel c) override { inner->arrived(ctx, c), note(ctx); }
+    void note(Context& ctx) {
+      held.clear();
+      for (const Item& it : ctx.items()) held.push_back(it.id);
+    }
+    std::unique_ptr<Agent> inner;
+    std::vector<ItemId>& held;
+  };
+  const Program& inner_;
+};
+
+TEST(DomainBalancer, SelectionRulesOnLocalKnowledgeKeepGuestNeighboursTogether) {
+  // The jobs of ring:64 on host 0 of line:2, held in a shuffled order. Sent as received last,
+  // the 32 that go cut about half the ring's edges; chosen by edge cut or distance on what host 0
+  // knows (the jobs it holds, where it sent others) they form a few arcs.
+  const Topology hosts = make_topology("line:2", 1), ring = make_topology("ring:64", 1);
+  InitialState initial{{0.0, 0.0}, {{}, {}}};
+  std::vector<ItemId> order(64);
+  std::iota(order.begin(), order.end(), 0);
+  Rng shuffle(5);
+  std::shuffle(order.begin(), order.end(), shuffle);
+  for (ItemId j : order) initial.items[0].push_back({j, 1, 0});
+  auto cut_edges = [&](JobSelection rule) {
+    const DomainBalancer balancer(make_dasud(), {.period = 1, .selection = rule, .guest = &ring.graph});
+    const HoldingsWatch program(balancer, 2);
+    DesOptions o;
+    o.time_limit = 20;
+    o.record_final_load = true;
+    const RunResult r = run_des(hosts, program, LoadMode::integer, initial, Platform{{1e9}, {1e-3}, {1e6}}, o);
+    EXPECT_EQ(r.final_load, (std::vector<double>{32, 32}));
+    std::vector<NodeId> host_of(64);
+    for (NodeId h = 0; h < 2; ++h)
+      for (ItemId j : program.held[h]) host_of[j] = h;
+    int cut = 0;
+    for (NodeId j = 0; j < 64; ++j)
+      for (NodeId k : ring.graph.neighbors(j)) cut += j < k && host_of[j] != host_of[k];
+    return cut;
+  };
+  EXPECT_GT(cut_edges(JobSelection::any), 16);
+  EXPECT_LE(cut_edges(JobSelection::edge_cut), 4);
+  EXPECT_LE(cut_edges(JobSelection::distance), 4);
 }
 
 // --- through the scenario keys ----------------------------------------------------------------

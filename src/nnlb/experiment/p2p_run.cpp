@@ -74,10 +74,6 @@ std::vector<NodeId> job_mapping(const Scenario& s, NodeId jobs, NodeId hosts, st
 // The stream of des's churn draws, apart from the nodes' own (their ids).
 constexpr std::uint64_t des_churn_stream = std::uint64_t{1} << 41;
 
-JobSelection selection(const Scenario& s) {
-  const std::string v = s.text("p2p.selection");
-  return v == "distance" ? JobSelection::distance : v == "edge-cut" ? JobSelection::edge_cut : JobSelection::random;
-}
 
 }  // namespace
 
@@ -127,7 +123,10 @@ RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t 
   InitialState initial{std::vector<double>(p.topology.graph.num_nodes(), 0.0), std::vector<std::vector<Item>>(p.topology.graph.num_nodes())};
   for (NodeId j = 0; j < g.mapping.size(); ++j) initial.items[g.mapping[j]].push_back({j, 1, 0});
   const DomainBalancer program = located(s, "algorithm", [&] {
-    return DomainBalancer(p.policy.domain, {.period = s.number("async.lb_period"), .control_bytes = s.number("message.control_bytes")});
+    return DomainBalancer(p.policy.domain, {.period = s.number("async.lb_period"),
+                                            .control_bytes = s.number("message.control_bytes"),
+                                            .selection = job_selection(s.text("guest.selection")),
+                                            .guest = &g.graph.graph});
   });
   std::optional<Churn> churn = churn_of(s, p.topology.graph, seeds.engine);
   EngineRun r = engine_run(s, p, program, initial, seeds.engine);
@@ -157,7 +156,7 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
   o.time_limit = s.number("stop.time");
   o.iterations = static_cast<std::uint64_t>(s.integer("p2p.iterations"));
   o.sample_every = static_cast<std::uint32_t>(s.integer("p2p.sample_every"));
-  o.selection = selection(s);
+  o.selection = job_selection(s.text("guest.selection"));
   o.seed = seeds.engine;
   o.record_final_load = s.boolean("output.final_load");
   o.band = s.number("stop.band");

@@ -68,8 +68,11 @@ std::vector<KeyInfo> make_keys() {
       {"p2p.iterations", Type::integer, std::int64_t{0}, "p2p: iterations of the application: the run ends when every job has done them (0: it runs to stop.time)", {}},
       {"p2p.migration_cost", Type::number, 0.0, "p2p: time units a migrating job does no work", {}},
       {"p2p.gamma", Type::number, 0.0, "p2p: synchronization time per hop between the hosts of neighbouring jobs (sec. 4.5); 0: free", {}},
-      {"p2p.selection", Type::string, "none", "p2p: which jobs migrate: any (none), the fewest hops to their neighbours' hosts (distance), the smallest edge cut (edge-cut)",
-       {"none", "distance", "edge-cut"}},
+      {"guest.selection", Type::string, "none",
+       "p2p (and des/mpi with a job strategy): which jobs migrate (Douglas & Harwood sec. 4.5): any (none; p2p draws them at random, a node "
+       "program sends those it received last), the largest cut in hops to their neighbours' hosts (distance), the smallest edge cut "
+       "(edge-cut); a node program knows only its own jobs and where it sent jobs",
+       {"none", "distance", "edge-cut"}, {"p2p.selection"}},
       {"p2p.sample_every", Type::integer, std::int64_t{1}, "p2p: time units between samples of the series", {}},
       {"churn.half_life", Type::number, nullptr, "p2p, des: half-life tau of the hosts (each leaves with probability 1 - 2^(-1/tau) a time unit, a second on des, and a new one enters); unset: no churn", {}},
       {"churn.events", Type::string, "", "p2p, des: scripted events, comma-separated: leave@T (a random host leaves), leave:HOST@T, enter@T (by the join rule)", {}},

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "nnlb/node/context.hpp"
@@ -108,10 +111,34 @@ class DomainAgent final : public Agent {
     for (Port p = 0; p < ctx.degree(); ++p)
       if (ctx.neighbors()[p].id == to) direct = p;
     if (direct == no_port && via == no_port) return;  // the receiver left meanwhile: keep them
-    picked_.clear();
-    for (std::size_t k = 0; k < n; ++k) picked_.push_back(ctx.items()[ctx.items().size() - 1 - k].id);
+    pick(ctx, n, to);
     if (direct != no_port) ctx.send(direct, Channel::data, jobs, {}, o_.control_bytes, {0, picked_});
     else ctx.send(via, Channel::data, forward, {0, static_cast<double>(to), 0}, o_.control_bytes, {0, picked_});
+  }
+
+  // n of the held jobs into picked_, for node `to`.
+  void pick(Context& ctx, std::size_t n, NodeId to) {
+    picked_.clear();
+    if (o_.selection == JobSelection::any) {
+      for (std::size_t k = 0; k < n; ++k) picked_.push_back(ctx.items()[ctx.items().size() - 1 - k].id);
+      return;
+    }
+    std::vector<ItemId> movable;
+    for (const Item& it : ctx.items()) movable.push_back(it.id);
+    std::unordered_set<ItemId> held(movable.begin(), movable.end());
+    // A neighbour job held here is 0 hops from this node and 1 from `to`; one sent to `to` the
+    // reverse; of any other this node knows nothing (as far from both).
+    auto place = [&](ItemId k) {
+      if (held.contains(k)) return NeighbourPlace{0, 1};
+      const auto sent = sent_to_.find(k);
+      return sent != sent_to_.end() && sent->second == to ? NeighbourPlace{1, 0} : NeighbourPlace{1, 1};
+    };
+    auto move = [&](ItemId j) {
+      held.erase(j);
+      sent_to_[j] = to;
+      picked_.push_back(j);
+    };
+    pick_jobs(o_.selection, movable, n, *o_.guest, ctx.rng(), place, move);
   }
 
   const DomainPolicy& policy_;
@@ -122,6 +149,7 @@ class DomainAgent final : public Agent {
   std::vector<DomainHost> domain_;
   std::vector<Migration> decided_;
   std::vector<ItemId> picked_;
+  std::unordered_map<ItemId, NodeId> sent_to_;  // where this node last sent a job (selection rules)
 };
 
 }  // namespace
@@ -131,6 +159,7 @@ DomainBalancer::DomainBalancer(std::shared_ptr<const DomainPolicy> policy, Domai
   if (policy_->domain() != DomainKind::ball || policy_->radius() > 1)
     throw InputError({}, "algorithm", "as a node program, " + policy_->name() + " needs a domain this program does not gather (radius 1 only)");
   if (!(options_.period > 0)) throw InputError({}, "async.lb_period", "must be > 0");
+  if (options_.selection != JobSelection::any && options_.guest == nullptr) throw std::logic_error("a job selection rule needs the guest graph");
 }
 
 std::unique_ptr<Agent> DomainBalancer::make_agent(NodeId) const { return std::make_unique<DomainAgent>(*policy_, options_); }

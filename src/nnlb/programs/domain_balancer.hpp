@@ -8,17 +8,23 @@
 // instruction to the sender, which moves the jobs to the receiver if they are neighbours, else
 // through the instructing node. A node moves jobs (by its own decision or an instruction) at
 // most once a period: domains deciding at once on the same counts would otherwise over-migrate.
-// A leaving node hands its jobs to its neighbours, spread evenly.
+// A leaving node hands its jobs to its neighbours, spread evenly. Which jobs go follows the
+// selection rule (policy/job_selection.hpp) on what the node knows itself: the jobs it holds and
+// where it last sent others; without a rule, those it received last.
 #include <memory>
 
 #include "nnlb/node/agent.hpp"
+#include "nnlb/model/graph.hpp"
 #include "nnlb/policy/domain_policy.hpp"
+#include "nnlb/policy/job_selection.hpp"
 
 namespace nnlb {
 
 struct DomainBalancerOptions {
   double period = 1;          // seconds between two reports and decisions
   double control_bytes = 64;  // size of a report or an instruction
+  JobSelection selection = JobSelection::any;
+  const Graph* guest = nullptr;  // the jobs' synchronization edges (items are its nodes); needed by a selection rule
 };
 
 class DomainBalancer final : public Program {

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
-#include <tuple>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -178,42 +176,16 @@ class P2PRun {
     std::vector<JobId> movable;
     for (JobId j : jobs_on_[a])
       if (phase_[j] != Phase::migrate) movable.push_back(j);
-    n = std::min<std::uint64_t>(n, movable.size());
-    if (n == 0) return;
-    if (o_.selection == JobSelection::random) {
-      for (std::size_t k = 0; k < n; ++k) std::swap(movable[k], movable[k + select_rng_.below(movable.size() - k)]);
-      for (std::size_t k = 0; k < n; ++k) migrate(movable[k], b);
-      return;
-    }
-    // One job at a time, the best by the rule given where the jobs moved before it are (ties:
-    // a random order drawn once); moving j changes only its guest neighbours' scores.
+    if (n == 0 || movable.empty()) return;
+    // Where a guest neighbour is, by its host: exact hops for distance, on a or b for edge cut.
     const bool by_distance = o_.selection == JobSelection::distance;
     const std::vector<std::uint32_t> from = by_distance ? distances(a) : std::vector<std::uint32_t>{};
     const std::vector<std::uint32_t> to = by_distance ? distances(b) : std::vector<std::uint32_t>{};
-    auto term = [&](NodeId k) -> std::int64_t {  // a neighbour on host h adds this to the score
+    auto place = [&](JobId k) {
       const NodeId h = host_of_[k];
-      return by_distance ? static_cast<std::int64_t>(to[h]) - static_cast<std::int64_t>(from[h]) : h != b;
+      return by_distance ? NeighbourPlace{from[h], to[h]} : NeighbourPlace{h != a, h != b};
     };
-    using Entry = std::tuple<std::int64_t, std::uint64_t, JobId>;  // score, tie-break, job
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> best;
-    score_.resize(guest_.num_nodes());
-    for (JobId j : movable) {
-      score_[j] = 0;
-      for (NodeId k : guest_.neighbors(j)) score_[j] += term(k);
-      best.emplace(score_[j], select_rng_(), j);
-    }
-    for (std::uint64_t moved = 0; moved < n;) {
-      const auto [score, tie, j] = best.top();
-      best.pop();
-      if (host_of_[j] != a || score != score_[j]) continue;  // moved already, or scored anew since
-      for (NodeId k : guest_.neighbors(j)) score_[k] -= term(j);
-      migrate(j, b);
-      for (NodeId k : guest_.neighbors(j)) {
-        score_[k] += term(j);
-        if (host_of_[k] == a && phase_[k] != Phase::migrate) best.emplace(score_[k], select_rng_(), k);
-      }
-      ++moved;
-    }
+    pick_jobs(o_.selection, movable, n, guest_, select_rng_, place, [&](JobId j) { migrate(j, b); });
   }
 
   // Hop distances from host h in the current network, kept for the step (a few at a time).
@@ -352,7 +324,6 @@ class P2PRun {
   std::vector<std::uint64_t> iter_;
   std::vector<std::vector<JobId>> jobs_on_;
   std::vector<std::uint8_t> mark_;
-  std::vector<std::int64_t> score_;  // job selection's scratch
   std::unordered_map<NodeId, std::vector<std::uint32_t>> distances_;
   std::uint64_t migrations_ = 0, moved_since_sample_ = 0, left_ = 0, entered_ = 0, samples_ = 0, ended_ = 0;
 };

@@ -25,14 +25,9 @@
 #include "nnlb/model/churn.hpp"
 #include "nnlb/model/graph.hpp"
 #include "nnlb/policy/domain_policy.hpp"
+#include "nnlb/policy/job_selection.hpp"
 
 namespace nnlb {
-
-enum class JobSelection {
-  random,    // "none": any job
-  edge_cut,  // fewest guest neighbours left off the destination host
-  distance,  // the largest cut in total hops to the hosts of its guest neighbours
-};
 
 struct P2POptions {
   double iteration_work = 10;  // time units of an iteration on a dedicated host (sec. 4.3, note 6)
@@ -43,7 +38,7 @@ struct P2POptions {
   double time_limit = 500;
   std::uint64_t iterations = 0;  // the application's iterations: it ends when every job has done them (0: it runs to time_limit)
   std::uint32_t sample_every = 1;  // time units between samples of the series
-  JobSelection selection = JobSelection::random;
+  JobSelection selection = JobSelection::any;
   std::uint64_t seed = 1;
   bool record_final_load = false;
   double band = 0.01;             // balanced: every host within band x its share, or less than one job from it
