@@ -21,6 +21,7 @@
 #include "nnlb/model/platform.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/node/agent.hpp"
+#include "nnlb/node/payload.hpp"
 
 namespace nnlb {
 
@@ -48,6 +49,7 @@ struct EngineRun {
   FaultInjection faults{};          // tests: lose, double or alter load-carrying messages
   const EdgeColoring* coloring = nullptr;  // dimension exchange pairs by it (NeighborInfo::color)
   Churn* churn = nullptr;                  // hosts leave and enter (a step each time unit); balance then ends no run
+  ItemPayloads* payloads = nullptr;        // real ranks: the application's data behind its items (node/payload.hpp)
   std::string nodes_key = "topology";     // the key that sets the number of nodes (for messages)
 };
 

@@ -93,7 +93,8 @@ struct NoteReport {
   }
 };
 
-// A message on the wire: this header, then item_count items.
+// A message on the wire: this header, then item_count items, then (with ItemPayloads) each
+// item's payload as its size (8 bytes) and its bytes.
 struct Header {
   std::uint32_t from, tag, channel, item_count;
   double load;
@@ -282,15 +283,26 @@ class MpiRun {
     tally_.sent(channel, now(), cargo.load, items);
     ++sent_;
     const bool carries = cargo.load > 0 || !items.empty();
+    payload_.clear();
+    if (r_.payloads != nullptr)
+      for (const Item& it : items) {  // the items leave with their data, even to be lost on the wire
+        const std::size_t at = payload_.size();
+        payload_.resize(at + sizeof(std::uint64_t));
+        r_.payloads->pack(it.id, payload_);
+        const std::uint64_t size = payload_.size() - at - sizeof(std::uint64_t);
+        std::memcpy(payload_.data() + at, &size, sizeof size);
+      }
     if (carries && r_.faults.drop_every > 0 && ++carrying_ % r_.faults.drop_every == 0) {
       ++lost_;  // fault injection: lost on the wire
       return;
     }
     Header h{self_, tag, static_cast<std::uint32_t>(channel), static_cast<std::uint32_t>(items.size()), cargo.load,
              {value[0], value[1], value[2]}};
-    auto buffer = std::make_unique<std::vector<char>>(sizeof(Header) + items.size() * sizeof(Item));
+    const std::size_t items_end = sizeof(Header) + items.size() * sizeof(Item);
+    auto buffer = std::make_unique<std::vector<char>>(items_end + payload_.size());
     std::memcpy(buffer->data(), &h, sizeof h);
     if (!items.empty()) std::memcpy(buffer->data() + sizeof h, items.data(), items.size() * sizeof(Item));
+    if (!payload_.empty()) std::memcpy(buffer->data() + items_end, payload_.data(), payload_.size());
     MPI_Request request;
     MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, static_cast<int>(info_[to].id), message_tag, comm_,
               &request);
@@ -304,6 +316,7 @@ class MpiRun {
     for (Arrived& a : box) {
       tally_.arrived(now(), a.msg.load, a.items);
       credit(node_, a.msg.load, a.items, taken_items_);
+      if (r_.payloads != nullptr) unpack(a);
       taken_.push_back(a.msg);
     }
     box.clear();
@@ -334,7 +347,22 @@ class MpiRun {
   struct Arrived {
     Message msg;
     std::vector<Item> items;
+    std::vector<std::byte> payload;  // the items' data, size-prefixed (with ItemPayloads)
   };
+
+  // Hands each item's data to the application as the program takes the item.
+  void unpack(const Arrived& a) {
+    std::size_t at = 0;
+    for (const Item& it : a.items) {
+      std::uint64_t size = 0;
+      if (a.payload.size() - at < sizeof size) throw std::runtime_error("mpi: an item's payload is cut short");
+      std::memcpy(&size, a.payload.data() + at, sizeof size);
+      at += sizeof size;
+      if (a.payload.size() - at < size) throw std::runtime_error("mpi: an item's payload is cut short");
+      r_.payloads->unpack(it.id, std::span<const std::byte>(a.payload).subspan(at, size));
+      at += size;
+    }
+  }
   struct PendingSend {
     MPI_Request request;
     std::unique_ptr<std::vector<char>> buffer;
@@ -402,7 +430,10 @@ class MpiRun {
       a.msg.load = h.load;
       a.msg.value = {h.value[0], h.value[1], h.value[2]};
       a.items.resize(h.item_count);
+      const std::size_t items_end = sizeof h + h.item_count * sizeof(Item);
       if (h.item_count) std::memcpy(a.items.data(), buffer.data() + sizeof h, h.item_count * sizeof(Item));
+      a.payload.resize(buffer.size() - items_end);
+      if (!a.payload.empty()) std::memcpy(a.payload.data(), buffer.data() + items_end, a.payload.size());
       ++received_;
       const auto channel = static_cast<Channel>(h.channel);
       mailbox_[h.channel].push_back(std::move(a));
@@ -481,7 +512,10 @@ class MpiRun {
     own.node(node_, node_.execution);
     own.completed(completions_);
     for (const auto& box : mailbox_)
-      for (const Arrived& a : box) own.in_flight(a.msg.load, a.items);
+      for (const Arrived& a : box) {
+        own.in_flight(a.msg.load, a.items);
+        if (r_.payloads != nullptr) unpack(a);  // the application keeps their data here
+      }
     mine.held = own.total();
     mine.divisible = own.load;
     mine.item_weight = own.item_weight;
@@ -590,6 +624,7 @@ class MpiRun {
   std::vector<Arrived> mailbox_[channel_count];
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
+  std::vector<std::byte> payload_;  // a send's items' data, packed
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
   std::deque<PendingSend> sends_;
