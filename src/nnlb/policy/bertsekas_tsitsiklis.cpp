@@ -7,7 +7,7 @@
 namespace nnlb {
 
 void BertsekasTsitsiklis::decide(const LocalView& view, std::vector<Transfer>& out) const {
-  const auto& order = by_known_load(view);
+  const auto& order = less_loaded_by_load(view);  // a node sends only to less loaded neighbours
   const double share = 1.0 / static_cast<double>(view.neighbors.size() + 1);
   thread_local std::vector<double> sent;  // per neighbour in `order`: amount decided so far
   sent.assign(order.size(), 0.0);

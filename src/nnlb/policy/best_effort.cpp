@@ -5,10 +5,11 @@
 
 namespace nnlb {
 
-const std::vector<std::uint32_t>& by_known_load(const LocalView& view) {
+const std::vector<std::uint32_t>& less_loaded_by_load(const LocalView& view) {
   thread_local std::vector<std::uint32_t> order;
-  order.resize(view.neighbors.size());
-  std::iota(order.begin(), order.end(), 0u);
+  order.clear();
+  for (std::uint32_t j = 0; j < view.neighbors.size(); ++j)
+    if (view.neighbors[j].load < view.load) order.push_back(j);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const auto &na = view.neighbors[a], &nb = view.neighbors[b];
     return na.load < nb.load || (na.load == nb.load && na.id < nb.id);
@@ -17,7 +18,7 @@ const std::vector<std::uint32_t>& by_known_load(const LocalView& view) {
 }
 
 void BestEffort::decide(const LocalView& view, std::vector<Transfer>& out) const {
-  const auto& order = by_known_load(view);
+  const auto& order = less_loaded_by_load(view);  // no other neighbour can join S
   double sum = view.load;
   std::size_t selected = 0;
   // Grow the prefix while the next neighbour stays below x_i and below the mean it would join.
