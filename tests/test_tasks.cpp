@@ -147,6 +147,11 @@ TEST(CombinedAlgorithm, RulesPickWhatThePaperSays) {
   EXPECT_EQ(choose_phase3(same(16, 190), 40, rules), Phase3::dd);
   // No more unfinished tasks than cores: DD (DD3), even on 128 cores.
   EXPECT_EQ(choose_phase3(same(128, 20), 100, rules), Phase3::dd);
+  // ... unless MS1 (more than ca.cores cores) is checked first (ca.rule_order = "ms1-first").
+  CaRules ms1_first = rules;
+  ms1_first.ms1_first = true;
+  EXPECT_EQ(choose_phase3(same(128, 20), 100, ms1_first), Phase3::ms);
+  EXPECT_EQ(choose_phase3(same(16, 20), 10, ms1_first), Phase3::dd);  // 16 cores: MS1 does not apply
   auto r = same(16, 190);
   r[3].speed = 2e9;  // MS2: a heterogeneous cluster
   EXPECT_EQ(choose_phase3(r, 40, rules), Phase3::ms);
@@ -219,6 +224,8 @@ TEST(TaskScheduling, BadTaskFilesAndImpossibleKeysAreOneLine) {
   EXPECT_NE(input_error([] { run_sets({"algorithm=fos", "tasks.cores=8"}); }).find("applies only to task scheduling"), std::string::npos);
   EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "tasks.batch=2"}); }).find("tasks.batch"), std::string::npos);
   EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "tasks.split=zigzag"}); }).find("tasks.split"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=ca", "ca.rule_order=ms1-last"}); }).find("ca.rule_order"), std::string::npos);
+  EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "ca.rule_order=ms1-first"}); }).find("ca.rule_order"), std::string::npos);
   EXPECT_NE(input_error([] { run_sets({"algorithm=dd", "tasks.init=cq:0"}); }).find("tasks.init"), std::string::npos);
   EXPECT_NE(input_error([] { run_sets({"algorithm=ca", "tasks.background=random:0,1,5"}); }).find("tasks.background"), std::string::npos);
   EXPECT_NE(input_error([] { run_sets({"algorithm=ca", "engine=sync"}); }).find("engine"), std::string::npos);

@@ -257,8 +257,10 @@ class TaskAgent final : public Agent {
 }  // namespace
 
 Phase3 choose_phase3(const std::vector<CoreReport>& reports, std::uint64_t unfinished, const CaRules& rules) {
+  const bool ms1 = reports.size() > rules.cores;
+  if (rules.ms1_first && ms1) return Phase3::ms;                          // MS1
   if (unfinished <= reports.size()) return Phase3::dd;                    // DD3
-  if (reports.size() > rules.cores) return Phase3::ms;                    // MS1
+  if (ms1) return Phase3::ms;                                             // MS1
   std::vector<double> speed, duration, count;
   for (const CoreReport& r : reports) {
     speed.push_back(r.speed);

@@ -33,6 +33,7 @@ struct CaRules {
   double similar_count = 0.1;     // DD2 / MS4: tasks finished per core in phase 1
   double similar_duration = 0.1;  // DD2 / MS3: the cores' mean task duration in phase 1
   double similar_speed = 0.1;     // MS2: the cores' speeds (a heterogeneous cluster)
+  bool ms1_first = false;         // MS1 checked before DD3 (the paper gives no order)
 };
 
 // What the coordinator knows at phase 2, per core.
@@ -43,7 +44,8 @@ struct CoreReport {
 };
 
 enum class Phase3 { dd, ms };
-// DD3 first (no more unfinished tasks than cores: DD); then MS1 (more than rules.cores cores),
+// DD3 first (no more unfinished tasks than cores: DD; after MS1 with rules.ms1_first); then MS1
+// (more than rules.cores cores),
 // MS2 (speeds differ), MS3 (mean durations differ), MS4 (counts differ): MS; otherwise DD (DD1,
 // DD2).
 Phase3 choose_phase3(const std::vector<CoreReport>& reports, std::uint64_t unfinished, const CaRules& rules);

@@ -32,6 +32,9 @@ BuiltPolicy build(TaskAlgorithm algorithm, const PolicySpec& s) {
   o.rules.similar_count = fraction(s, "ca.similar_count", 0.1);
   o.rules.similar_duration = fraction(s, "ca.similar_duration", 0.1);
   o.rules.similar_speed = fraction(s, "ca.similar_speed", 0.1);
+  const std::string order = s.text("ca.rule_order").empty() ? "dd3-first" : s.text("ca.rule_order");
+  if (order != "dd3-first" && order != "ms1-first") throw InputError({}, "ca.rule_order", "must be dd3-first or ms1-first, got '" + order + "'");
+  o.rules.ms1_first = order == "ms1-first";
   if (!s.text("tasks.split").empty()) parse_task_split(s.text("tasks.split"));
   BuiltPolicy built;
   built.program = std::make_shared<TaskScheduling>(o);
@@ -61,15 +64,19 @@ void register_task_scheduling(PolicyCatalog& catalog) {
                .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::ms, s); }});
   catalog.add({.name = "ca",
                .summary = "the combined algorithm: DD, stop at the first idle core, reports, DD or MS, Filipović & Krstajić 2016 sec. 3",
-               .reads = {"tasks.split", "tasks.batch", "tasks.service", "ca.cores", "ca.similar_count", "ca.similar_duration", "ca.similar_speed"},
+               .reads = {"tasks.split", "tasks.batch", "tasks.service", "ca.cores", "ca.similar_count", "ca.similar_duration", "ca.similar_speed",
+                         "ca.rule_order"},
                .keys = {{PolicyKey::Type::number, "ca.cores", "32", "ca: MS1 above this many cores, DD1 below"},
+                        {PolicyKey::Type::text_or_number, "ca.rule_order", "dd3-first",
+                         "ca: which rule is checked first when both apply (the paper gives no order): DD3 (no more unfinished tasks "
+                         "than cores: DD) or MS1 (more than ca.cores cores: MS)"},
                         {PolicyKey::Type::number, "ca.similar_count", "0.1",
                          "ca: DD2/MS4, tasks done per core are similar when (max - min) / mean <= this"},
                         {PolicyKey::Type::number, "ca.similar_duration", "0.1",
                          "ca: DD2/MS3, the cores' mean task durations are similar when (max - min) / mean <= this"},
                         {PolicyKey::Type::number, "ca.similar_speed", "0.1",
                          "ca: MS2, the cluster is heterogeneous when the cores' speeds have (max - min) / mean above this"}},
-               .help = {"tasks.split, tasks.batch as dd and ms; ca.cores (32), ca.similar_count, ca.similar_duration, ca.similar_speed (0.1)"},
+               .help = {"tasks.split, tasks.batch as dd and ms; ca.cores (32), ca.similar_count, ca.similar_duration, ca.similar_speed (0.1); ca.rule_order: dd3-first | ms1-first"},
                .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::ca, s); }});
 }
 
