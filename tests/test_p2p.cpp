@@ -259,6 +259,28 @@ TEST(P2PEngine, SynchronizationCostsGammaPerHop) {
   EXPECT_EQ(res.summary.notes.at("progress"), std::floor((200 + 6) / 16.0));  // iterations end at 10, 26, 42, ...
 }
 
+TEST(P2PEngine, HostsBalanceEveryBalanceEveryTimeUnits) {
+  // 64 jobs on host 0 of a line of 2: DASUD moves 32 at the first balancing round (t = 1).
+  // Balancing once an iteration (10 units) still starts at t = 1. PM 1 with 24 jobs on 16 hosts
+  // never settles (the jobs do not divide), so its migrations count the rounds.
+  Jobs r{make_topology("line:2", 1).graph, make_topology("ring:64", 1).graph, std::vector<NodeId>(64, 0)};
+  P2POptions o;
+  o.time_limit = 1;
+  o.balance_every = 10;
+  o.record_final_load = true;
+  EXPECT_EQ(run_p2p(r.hosts, r.guest, r.mapping, *make_dasud(), o).final_load, (std::vector<double>{32, 32}));
+  auto migrations = [](std::uint32_t every) {
+    const Jobs s = setup(16, 24, true);
+    P2POptions p;
+    p.time_limit = 100;
+    p.balance_every = every;
+    return run_p2p(s.hosts, s.guest, s.mapping, *make_probabilistic_migration(1.0), p).summary.notes.at("migrations");
+  };
+  const double each_unit = migrations(1), each_iteration = migrations(10);
+  EXPECT_GT(each_iteration, 0);
+  EXPECT_LT(each_iteration, each_unit / 4);  // 10 rounds against 100
+}
+
 TEST(P2PEngine, JobSelectionKeepsGuestNeighboursTogether) {
   // 64 jobs of a ring all on host 0 of a 2-host line: DASUD moves 32 at t = 1. Chosen by edge cut
   // or by distance they form one arc (2 ring edges cut); chosen at random, about half the edges.

@@ -90,6 +90,7 @@ void check_p2p_keys(const Scenario& s) {
   require(s.number("p2p.gamma") >= 0, s, "p2p.gamma", "must be >= 0");
   require(!s.is_set("churn.half_life") || s.number("churn.half_life") > 0, s, "churn.half_life", "must be > 0 (tau); leave it unset for no churn");
   require(s.integer("p2p.sample_every") >= 1 && s.integer("p2p.sample_every") <= 10'000'000, s, "p2p.sample_every", "must be in 1 .. 1e7");
+  require(s.integer("p2p.balance_every") >= 1 && s.integer("p2p.balance_every") <= 10'000'000, s, "p2p.balance_every", "must be in 1 .. 1e7");
   require(s.integer("p2p.iterations") >= 0, s, "p2p.iterations", "must be >= 0");
   require(s.number("stop.time") >= 1 && s.number("stop.time") <= 1e7, s, "stop.time", "p2p: time units, 1 to 1e7");
   parse_events(s);
@@ -156,6 +157,7 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
   o.time_limit = s.number("stop.time");
   o.iterations = static_cast<std::uint64_t>(s.integer("p2p.iterations"));
   o.sample_every = static_cast<std::uint32_t>(s.integer("p2p.sample_every"));
+  o.balance_every = static_cast<std::uint32_t>(s.integer("p2p.balance_every"));
   o.selection = job_selection(s.text("guest.selection"));
   o.seed = seeds.engine;
   o.record_final_load = s.boolean("output.final_load");

@@ -74,6 +74,9 @@ std::vector<KeyInfo> make_keys() {
        "(edge-cut); a node program knows only its own jobs and where it sent jobs",
        {"none", "distance", "edge-cut"}, {"p2p.selection"}},
       {"p2p.sample_every", Type::integer, std::int64_t{1}, "p2p: time units between samples of the series", {}},
+      {"p2p.balance_every", Type::integer, std::int64_t{1},
+       "p2p: time units between two balancing rounds of every host (the paper does not say; 1: every time unit, "
+       "p2p.iteration = 10: once an iteration)", {}},
       {"churn.half_life", Type::number, nullptr, "p2p, des: half-life tau of the hosts (each leaves with probability 1 - 2^(-1/tau) a time unit, a second on des, and a new one enters); unset: no churn", {}},
       {"churn.events", Type::string, "", "p2p, des: scripted events, comma-separated: leave@T (a random host leaves), leave:HOST@T, enter@T (by the join rule)", {}},
       {"agent", Type::string, "auto",

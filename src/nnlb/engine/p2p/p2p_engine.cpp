@@ -50,7 +50,7 @@ class P2PRun {
     auto steps = static_cast<std::uint64_t>(std::ceil(o_.time_limit - eps));
     for (std::uint64_t t = 1; t <= steps; ++t) {
       churn(t);
-      balance();
+      if ((t - 1) % o_.balance_every == 0) balance();
       execute();
       if (static_cast<double>(t) == o_.lose_job_at) unplace(0);
       if (total_jobs() != guest_.num_nodes())

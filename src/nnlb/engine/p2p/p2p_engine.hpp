@@ -5,7 +5,7 @@
 //     new host enters in its place (|H| constant, sec. 3.1), plus scripted leave/enter events;
 //     a leaving host first hands its jobs to its neighbours, round robin (to a random host when it
 //     has none; engine/core/hand_over.hpp); the churn itself is model/churn.hpp, as on des;
-//  2. balancing: every live host, in a random order, sees its domain (DomainPolicy) with the job
+//  2. balancing (every `balance_every` time units, from t = 1): every live host, in a random order, sees its domain (DomainPolicy) with the job
 //     counts of that moment and its migrations are applied at once; the jobs to move are chosen
 //     by the selection rule (sec. 4.5) among those not migrating already;
 //  3. execution: a host shares its CPU equally among its running jobs; a job that completes an
@@ -38,6 +38,7 @@ struct P2POptions {
   double time_limit = 500;
   std::uint64_t iterations = 0;  // the application's iterations: it ends when every job has done them (0: it runs to time_limit)
   std::uint32_t sample_every = 1;  // time units between samples of the series
+  std::uint32_t balance_every = 1; // time units between two balancing rounds (the paper's rate is not stated; 10 = once an iteration)
   JobSelection selection = JobSelection::any;
   std::uint64_t seed = 1;
   bool record_final_load = false;
