@@ -488,6 +488,28 @@ TEST(Churn, DrawnFromTheGraphAloneTheSameForTheSameStream) {
   EXPECT_GT(leaves, 100u);  // 32 x 50 x (1 - 2^(-1/5)) = 207 expected
 }
 
+TEST(Churn, APartitionIsCountedAndTheRepairJoinsThePartsAgain) {
+  // line:3 loses its middle host at t = 2: hosts 0 and 2 are cut apart from then on (9 of 10
+  // steps), unless the repair links the smaller part to the largest again (ties: the first).
+  const Graph line = make_topology("line:3", 1).graph;
+  const std::vector<ChurnEvent> cut = {{ChurnEvent::Kind::leave, 2, 1}};
+  for (bool repair : {false, true}) {
+    Churn churn(line, 0, cut, Rng(3, 1), repair);
+    for (std::uint64_t t = 1; t <= 10; ++t) churn.step(t);
+    EXPECT_EQ(churn.partitioned(), !repair);
+    EXPECT_EQ(churn.partitioned_steps(), repair ? 0u : 9u);
+    EXPECT_EQ(churn.repairs(), repair ? 1u : 0u);
+    EXPECT_EQ(churn.network().connected(), repair);
+  }
+  // On the p2p engine: the summary's fraction of time units and the series column.
+  const Jobs r{line, make_topology("ring:6", 1).graph, std::vector<NodeId>(6, 0)};
+  for (bool repair : {false, true}) {
+    const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *make_dasud(), {.repair = repair, .events = cut, .time_limit = 10});
+    EXPECT_DOUBLE_EQ(res.summary.notes.at("partitioned"), repair ? 0.0 : 0.9);
+    EXPECT_EQ(res.columns.at("partitioned").back(), repair ? 0.0 : 1.0);
+  }
+}
+
 TEST(Churn, TheP2pEngineRunsTheSharedGeneratorsChurn) {
   const Jobs r = setup(32, 100, true);
   const RunResult res = run_p2p(r.hosts, r.guest, r.mapping, *make_probabilistic_migration(0.35), {.half_life = 8, .time_limit = 60, .seed = 17});

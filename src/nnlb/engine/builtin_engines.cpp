@@ -70,7 +70,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .provides = program_capabilities,
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn."},
-                      .except = {},
+                      .except = {"churn.repair"},
                       .run = run_des_engine});
   registry.push_back({.name = "p2p",
                       .summary = "loosely-synchronous jobs on a changing P2P host network, in time units (Douglas & Harwood)",

@@ -153,6 +153,7 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
   o.migration_cost = s.number("p2p.migration_cost");
   o.gamma = s.number("p2p.gamma");
   o.half_life = s.is_set("churn.half_life") ? s.number("churn.half_life") : 0.0;
+  o.repair = s.boolean("churn.repair");
   o.events = parse_events(s);
   o.time_limit = s.number("stop.time");
   o.iterations = static_cast<std::uint64_t>(s.integer("p2p.iterations"));
@@ -178,7 +179,7 @@ std::optional<Churn> churn_of(const Scenario& s, const Graph& hosts, std::uint64
 
 json p2p_summary(const RunSummary& summary) {
   json j = {{"time", summary.steps}};
-  for (const char* k : {"sigma", "progress", "migrations", "jobs_lost", "hosts_left", "hosts_entered", "hosts", "jobs", "edge_cut"})
+  for (const char* k : {"sigma", "progress", "migrations", "jobs_lost", "hosts_left", "hosts_entered", "hosts", "jobs", "edge_cut", "partitioned", "repairs"})
     j[k] = summary.notes.at(k);
   return j;
 }

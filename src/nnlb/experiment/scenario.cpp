@@ -78,6 +78,9 @@ std::vector<KeyInfo> make_keys() {
        "p2p: time units between two balancing rounds of every host (the paper does not say; 1: every time unit, "
        "p2p.iteration = 10: once an iteration)", {}},
       {"churn.half_life", Type::number, nullptr, "p2p, des: half-life tau of the hosts (each leaves with probability 1 - 2^(-1/tau) a time unit, a second on des, and a new one enters); unset: no churn", {}},
+      {"churn.repair", Type::boolean, false,
+       "p2p: overlay repair; a part of H cut off by churn links to the largest part again (its lowest host rejoins by the "
+       "entering rule); the paper assumes H stays connected, which its rule does not ensure", {}},
       {"churn.events", Type::string, "", "p2p, des: scripted events, comma-separated: leave@T (a random host leaves), leave:HOST@T, enter@T (by the join rule)", {}},
       {"agent", Type::string, "auto",
        "node program that runs the policy: rounds (synchronous steps by messages, Xu et al.), async (Couturier et al.'s "

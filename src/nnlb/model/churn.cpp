@@ -8,8 +8,8 @@
 
 namespace nnlb {
 
-Churn::Churn(const Graph& hosts, double half_life, std::vector<ChurnEvent> scripted, Rng rng)
-    : net_(hosts), rng_(rng), leave_p_(half_life > 0 ? 1 - std::exp2(-1 / half_life) : 0.0), events_(std::move(scripted)) {
+Churn::Churn(const Graph& hosts, double half_life, std::vector<ChurnEvent> scripted, Rng rng, bool repair)
+    : net_(hosts), rng_(rng), leave_p_(half_life > 0 ? 1 - std::exp2(-1 / half_life) : 0.0), events_(std::move(scripted)), repair_(repair) {
   std::stable_sort(events_.begin(), events_.end(), [](const ChurnEvent& a, const ChurnEvent& b) { return a.time < b.time; });
 }
 
@@ -35,7 +35,23 @@ const std::vector<GraphChange>& Churn::step(std::uint64_t step) {
       leave(net_.random_host(rng_, net_.slots()), t);
     }
   }
+  if (!changes_.empty()) {  // only a change can split or join parts
+    if (repair_) repair();
+    partitioned_ = !net_.connected();
+  }
+  partitioned_steps_ += partitioned_;
   return changes_;
+}
+
+void Churn::repair() {
+  const auto parts = net_.components();
+  if (parts.size() < 2) return;
+  const auto largest = std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  for (auto p = parts.begin(); p != parts.end(); ++p)
+    if (p != largest) {
+      net_.rejoin(p->front(), *largest, rng_);
+      ++repairs_;
+    }
 }
 
 void Churn::leave(NodeId h, double t) {

@@ -4,7 +4,10 @@
 // time unit t = 1, 2, ... every live host, in id order, leaves with probability 1 - 2^(-1/tau) and
 // a new host enters in its place (|H| stays; a lone host stays too), then the scripted events due
 // by t happen in time order. An entering host takes the lowest free id and links to
-// max(1, floor(log2 |H|)) random live hosts (HostNetwork).
+// max(1, floor(log2 |H|)) random live hosts (HostNetwork). The paper assumes H stays connected;
+// the rule does not ensure it. Each step notes whether H is partitioned, and with `repair` a
+// part cut off from the largest one links to it again: its lowest host rejoins by the entering
+// rule, drawing its links among the largest part's hosts.
 #include <cstdint>
 #include <vector>
 
@@ -34,7 +37,7 @@ struct ChurnEvent {
 class Churn {
  public:
   // `half_life`: tau in time units, 0 for none; every draw comes from `rng`.
-  Churn(const Graph& hosts, double half_life, std::vector<ChurnEvent> scripted, Rng rng);
+  Churn(const Graph& hosts, double half_life, std::vector<ChurnEvent> scripted, Rng rng, bool repair = false);
 
   // Whether a later step can still change anything.
   bool more() const { return leave_p_ > 0 || next_ < events_.size(); }
@@ -42,10 +45,17 @@ class Churn {
   const std::vector<GraphChange>& step(std::uint64_t t);
   // The host graph after the last step.
   const HostNetwork& network() const { return net_; }
+  // Whether H was in more than one part after the last step (after its repair), and in how many
+  // steps so far it was.
+  bool partitioned() const { return partitioned_; }
+  std::uint64_t partitioned_steps() const { return partitioned_steps_; }
+  // Links added by repairs so far.
+  std::uint64_t repairs() const { return repairs_; }
 
  private:
   void leave(NodeId h, double t);
   void enter(double t);
+  void repair();
 
   HostNetwork net_;
   Rng rng_;
@@ -53,6 +63,8 @@ class Churn {
   std::vector<ChurnEvent> events_;  // in time order
   std::size_t next_ = 0;
   std::vector<GraphChange> changes_;
+  bool repair_ = false, partitioned_ = false;
+  std::uint64_t partitioned_steps_ = 0, repairs_ = 0;
 };
 
 }  // namespace nnlb

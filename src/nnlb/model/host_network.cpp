@@ -6,6 +6,13 @@
 
 namespace nnlb {
 
+namespace {
+
+// max(1, floor(log2 |H|)): the links of an entering host (Douglas & Harwood sec. 3.1).
+std::uint32_t join_links(std::uint32_t hosts) { return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::bit_width(hosts)) - 1); }
+
+}  // namespace
+
 HostNetwork::HostNetwork(const Graph& initial)
     : adjacency_(initial.num_nodes()), alive_(initial.num_nodes(), true), live_(initial.num_nodes()) {
   for (NodeId h = 0; h < initial.num_nodes(); ++h) {
@@ -45,7 +52,7 @@ NodeId HostNetwork::enter(Rng& rng) {
   const auto h = static_cast<NodeId>(free - alive_.begin());
   if (free == alive_.end()) adjacency_.emplace_back(), alive_.push_back(false);
   // max(1, floor(log2 |H|)) distinct live hosts (Douglas & Harwood sec. 3.1), at most all of them.
-  const std::uint32_t k = std::min<std::uint32_t>(live_, std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::bit_width(live_)) - 1));
+  const std::uint32_t k = std::min<std::uint32_t>(live_, join_links(live_));
   std::vector<NodeId> picked;
   while (picked.size() < k) {
     const NodeId j = random_host(rng, h);
@@ -87,6 +94,36 @@ bool HostNetwork::connected() const {
   if (live.empty()) return true;
   const std::vector<std::uint32_t> dist = distances_from(live.front());
   return std::all_of(live.begin(), live.end(), [&](NodeId h) { return dist[h] != std::numeric_limits<std::uint32_t>::max(); });
+}
+
+std::vector<std::vector<NodeId>> HostNetwork::components() const {
+  std::vector<std::vector<NodeId>> out;
+  std::vector<std::uint8_t> seen(slots(), 0);
+  for (NodeId s = 0; s < slots(); ++s) {
+    if (!alive_[s] || seen[s]) continue;
+    std::vector<NodeId> c{s};
+    seen[s] = 1;
+    for (std::size_t k = 0; k < c.size(); ++k)
+      for (NodeId j : adjacency_[c[k]])
+        if (!seen[j]) seen[j] = 1, c.push_back(j);
+    std::sort(c.begin(), c.end());
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void HostNetwork::rejoin(NodeId h, std::span<const NodeId> among, Rng& rng) {
+  const auto k = std::min<std::size_t>(among.size(), join_links(live_));
+  std::vector<NodeId> picked;
+  while (picked.size() < k) {
+    const NodeId j = among[rng.below(among.size())];
+    if (j != h && std::find(picked.begin(), picked.end(), j) == picked.end()) picked.push_back(j);
+  }
+  for (NodeId j : picked)
+    if (std::find(adjacency_[h].begin(), adjacency_[h].end(), j) == adjacency_[h].end()) {
+      adjacency_[h].push_back(j);
+      adjacency_[j].push_back(h);
+    }
 }
 
 }  // namespace nnlb

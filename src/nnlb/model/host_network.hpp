@@ -37,6 +37,12 @@ class HostNetwork {
   std::vector<std::uint32_t> distances_from(NodeId source) const;
   // Whether the live hosts form one connected component.
   bool connected() const;
+  // The connected components of the live hosts, each in id order, the components in the order
+  // of their lowest host.
+  std::vector<std::vector<NodeId>> components() const;
+  // Host h links again by the entering rule: to max(1, floor(log2 |H|)) distinct random hosts of
+  // `among` (all of them if fewer), those it is not linked to already.
+  void rejoin(NodeId h, std::span<const NodeId> among, Rng& rng);
 
  private:
   std::vector<std::vector<NodeId>> adjacency_;

@@ -25,7 +25,7 @@ enum class Phase : std::uint8_t { run, wait, sync, migrate, end };
 class P2PRun {
  public:
   P2PRun(const Graph& hosts, const Graph& guest, std::span<const NodeId> mapping, const DomainPolicy& policy, const P2POptions& o)
-      : churn_(hosts, o.half_life, o.events, Rng(o.seed, 1)), net_(churn_.network()), guest_(guest), policy_(policy), o_(o), order_rng_(o.seed, 2),
+      : churn_(hosts, o.half_life, o.events, Rng(o.seed, 1), o.repair), net_(churn_.network()), guest_(guest), policy_(policy), o_(o), order_rng_(o.seed, 2),
         policy_rng_(o.seed, 3), select_rng_(o.seed, 4), handover_rng_(o.seed, 5) {
     const JobId n = guest.num_nodes();
     if (mapping.size() != n) throw std::logic_error("mapping of " + std::to_string(mapping.size()) + " jobs for " + std::to_string(n));
@@ -78,6 +78,8 @@ class P2PRun {
     s.notes["hosts"] = net_.size();
     s.notes["jobs"] = guest_.num_nodes();
     s.notes["edge_cut"] = static_cast<double>(edge_cut());
+    s.notes["partitioned"] = steps > 0 ? static_cast<double>(churn_.partitioned_steps()) / static_cast<double>(steps) : 0.0;
+    s.notes["repairs"] = static_cast<double>(churn_.repairs());
     if (o_.record_final_load)
       for (NodeId h = 0; h < net_.slots(); ++h)
         if (net_.alive(h)) r.final_load.push_back(static_cast<double>(jobs_on_[h].size()));
@@ -281,6 +283,7 @@ class P2PRun {
     r.columns["hosts"].push_back(n);
     r.columns["gradient"].push_back(gradient);
     r.columns["edge_cut"].push_back(static_cast<double>(edge_cut()));
+    r.columns["partitioned"].push_back(churn_.partitioned() ? 1.0 : 0.0);
     RunSummary& s = r.summary;
     if (r.series.size() == 1) s.initial_imbalance = sq;
     s.final_imbalance = sq, s.final_stddev = stddev, s.final_spread = hi - lo;

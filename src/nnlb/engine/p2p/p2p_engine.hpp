@@ -34,6 +34,7 @@ struct P2POptions {
   double migration_cost = 0;   // time units a migrating job does nothing
   double gamma = 0;            // synchronization time per hop (sec. 4.5); 0: synchronization is free
   double half_life = 0;        // tau of continuous churn; 0: none
+  bool repair = false;         // a part of H cut off by churn links to the largest part again (model/churn.hpp)
   std::vector<ChurnEvent> events;
   double time_limit = 500;
   std::uint64_t iterations = 0;  // the application's iterations: it ends when every job has done them (0: it runs to time_limit)
@@ -51,9 +52,10 @@ struct P2POptions {
 // on every engine, imbalance nu = sum of squared deviations, moved = migrations since the last
 // row; extra columns sigma (the paper's, |H| - 1 in the denominator, sec. 3.3), progress (mean
 // I_j), migrations (M(t)), hosts (|H|), gradient (the largest difference of job counts across an
-// edge of H), edge_cut (guest edges between jobs on different hosts). Summary notes: sigma,
-// progress, migrations, jobs_lost (0, or the run throws ConservationError), hosts_left,
-// hosts_entered, hosts, edge_cut.
+// edge of H), edge_cut (guest edges between jobs on different hosts), partitioned (1 when H is
+// in more than one part). Summary notes: sigma, progress, migrations, jobs_lost (0, or the run
+// throws ConservationError), hosts_left, hosts_entered, hosts, edge_cut, partitioned (the
+// fraction of time units H was in more than one part), repairs (links the repair added).
 RunResult run_p2p(const Graph& hosts, const Graph& guest, std::span<const NodeId> mapping, const DomainPolicy& policy,
                   const P2POptions& options);
 
