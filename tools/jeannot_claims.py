@@ -112,13 +112,55 @@ def fig6_tables(runs):
                   f"{v['data_messages']} | {v['control_messages']} |")
 
 
+PAPER_USED = [3, 5, 6, 7, 8, 9, 10]   # Table 1, adaptive system, w* = 1 ... 1000
+PAPER_OPT1 = [1, 1, 1, 1, 3, 5, 10]
+
+
+def sweep(lan, dsl):
+    """One row per computation per unit: the figure each claim rests on, side by side."""
+    def table(runs):
+        by = defaultdict(dict)
+        for r in runs:
+            by[(r["w"], r["steps"])][r["name"]] = r
+        return by, sorted({r["w"] for r in runs}), sorted({r["steps"] for r in runs})
+
+    def gain(by, w, s, base, name):
+        t1, t2 = by[(w, s)][base]["time"], by[(w, s)][name]["time"]
+        return (t1 - t2) / t1
+
+    print("## The computation per unit, swept (a balancing step every iteration where not said)")
+    print("| per unit | Fig. 2 gain, w* = 1 / 10 (1000 steps) | Fig. 2 lowest gain | Fig. 3 FOS / sequential, w* = 1 / 1000 (1000 steps) "
+          "| Fig. 4 gain, highest / lowest | Fig. 5 gain, lowest at w* >= 50 | Table 1 used (adaptive) | opt.1 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for unit in sorted({r["unit"] for r in dsl}):
+        lb, lws, lsteps = table([r for r in lan if r["unit"] == unit])
+        a1 = next(n for n in {r["name"] for r in lan} if n.startswith("Algo 1"))
+        a2 = next(n for n in {r["name"] for r in lan} if n.startswith("Algo 2"))
+        lan_g = [gain(lb, w, s, a1, a2) for w in lws for s in lsteps]
+        part = [r for r in dsl if r["unit"] == unit]
+        db, ws, steps = table(part)
+        fos, k1, ad = "Fig. 3: FOS", "Fig. 4: k-1 + detection", "Fig. 5: adaptive k + detection"
+        seq = lambda w: 64 * w * unit * part[0]["iterations"]
+        f4 = [gain(db, w, s, fos, k1) for w in ws for s in steps]
+        f5 = [gain(db, w, s, fos, ad) for w in ws if w >= 50 for s in steps]
+        used = ", ".join(str(db[(w, max(steps))][ad]["used"]) for w in ws)
+        opt = ", ".join(str(opt1(w, part[0]["iterations"], unit)) for w in ws)
+        print(f"| {unit * 1e6:g} us | {gain(lb, 1, max(lsteps), a1, a2):+.2f} / {gain(lb, 10, max(lsteps), a1, a2):+.2f} | {min(lan_g):+.3f} "
+              f"| {db[(1, max(steps))][fos]['time'] / seq(1):.2f} / {db[(1000, max(steps))][fos]['time'] / seq(1000):.2f} "
+              f"| {max(f4):+.2f} / {min(f4):+.2f} | {min(f5):+.2f} | {used} | {opt} |")
+    print(f"| paper | large at low w* | never negative | many steps much slower than sequential | better than Fig. 3, still slower "
+          f"than sequential | beneficial almost everywhere | {', '.join(map(str, PAPER_USED))} | {', '.join(map(str, PAPER_OPT1))} |")
+
+
 def main():
     if sys.argv[1] == "--fig6":
         fig6(sys.argv[2])
         return
     lan, dsl = load(sys.argv[1]), load(sys.argv[2])
-    print("## LAN (Fig. 2), 1 ms per unit")
-    gains(lan)
+    sweep(lan, dsl)
+    for unit in sorted({r["unit"] for r in lan}):
+        print(f"\n## LAN (Fig. 2), {unit * 1e6:g} us per unit")
+        gains([r for r in lan if r["unit"] == unit])
     for unit in sorted({r["unit"] for r in dsl}):
         part = [r for r in dsl if r["unit"] == unit]
         print(f"\n## DSL (Figs. 3-5), {unit * 1e6:g} us per unit")
