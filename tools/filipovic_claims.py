@@ -2,6 +2,7 @@
 """Filipović & Krstajić 2016, Figs. 5, 6 and 8, from the run records of filipovic2016/figs5-8.
 
 usage: tools/filipovic_claims.py results/reproductions/filipovic2016/figs5-8/figs5-8.jsonl
+       tools/filipovic_claims.py results/reproductions/filipovic2016/structured/structured.jsonl
 
 Per number of cores and load: mean makespan of DD, MS and CA; CA's gain over DD
 (T_DD - T_CA) / T_DD with the same seed (min / mean / max, Fig. 6's comparison); MS against
@@ -17,7 +18,10 @@ def main():
     for line in open(sys.argv[1]):
         r = json.loads(line)
         s = r["scenario"]
-        runs[(s["description"], s["tasks.cores"], r["seed"])][s["algorithm"]] = r["summary"]
+        # The task set joins the load's name when a study runs several (filipovic2016/structured).
+        runs[(s["description"], s["tasks.cores"], r["seed"], s["tasks.init"])][s["algorithm"]] = r["summary"]
+    sets = sorted({k[3] for k in runs})
+    runs = {(k[0] if len(sets) == 1 else f"{k[0]}, tasks.init = {k[3]}", k[1], k[2]): v for k, v in runs.items()}
     for load in sorted({k[0] for k in runs}, reverse=True):
         print(f"\n## {load}")
         print("| cores | DD (s) | MS (s) | CA (s) | CA gain over DD: min / mean / max | MS / DD | CA: phase 1 / termination / phase 3 (s) | CA chose MS |")

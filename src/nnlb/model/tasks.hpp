@@ -17,6 +17,9 @@ namespace nnlb {
 //                     165 s): a Normal(15.09, 1.5) body on [9, 21] and 1 task in 1000 from a
 //                     Pareto tail (18 s, alpha 3, at most 165 s); docs/reproductions/
 //                     filipovic2016.md shows the fit;
+//  cq-structured:N    as cq, in the paper's order (8 switching algorithms x 12 buffer sizes x 32
+//                     traffic files, files fastest), each algorithm and buffer size with a factor
+//                     of its own (our choice, held to the same statistics);
 //  uniform:N,LO,HI    N tasks uniform in [LO, HI], 0 < LO <= HI.
 std::vector<double> make_tasks(std::string_view spec, std::uint64_t seed, const std::string& base_dir = {});
 
