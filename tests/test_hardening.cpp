@@ -242,6 +242,30 @@ TEST(Fuzzed, APlotWithNothingToDrawIsOneLineAndLeavesNoChart) {
   fs::remove_all(dir);
 }
 
+TEST(Fuzzed, ARecordWithAFieldOfTheWrongTypeIsOneLineNamingIt) {
+  // A series cell that is a list, columns of unequal length, a load history that is not one: the
+  // plot said "[json.exception.type_error.302] type must be number, but is array".
+  const fs::path dir = fresh_dir("wrong-type");
+  const std::string series = R"({"key":"a","summary":{},"series":{"steps":[0,1],"imbalance":[1,[1,2]]}})";
+  const std::string uneven = R"({"key":"b","summary":{},"series":{"steps":[0,1,2],"imbalance":[1,2]}})";
+  const std::string history = R"({"key":"c","summary":{},"seed":1,"load_history":{"steps":"x","loads":[[1]]}})";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {series, {"--kind", "series", "--x", "steps", "--y", "imbalance"}},
+      {uneven, {"--kind", "series", "--x", "steps", "--y", "imbalance"}},
+      {history, {"--kind", "heatmap"}}};
+  for (const auto& [record, how] : cases) {
+    std::ofstream(dir / "r.jsonl") << record << "\n";
+    std::vector<std::string> args = {"plot", "r.jsonl", "--out", "p.png"};
+    args.insert(args.end(), how.begin(), how.end());
+    const auto o = nnlb_in(dir, args);
+    EXPECT_EQ(o.status, 2) << record << o.err;
+    EXPECT_EQ(o.err.find("json.exception"), std::string::npos) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_FALSE(fs::exists(dir / "p.png"));
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Fuzzed, AGoodPlotBeforeABadOneIsNotDrawnEither) {
   const fs::path dir = fresh_dir("two-plots");
   std::ofstream(dir / "s.toml") << "[base]\nstop.steps = 20\n[sweep]\ntopology = [\"ring:4\", \"ring:8\"]\n"

@@ -7,9 +7,16 @@ an address-space limit. A case fails when nnlb
   - exits 2 without exactly one error line ("nnlb: ...", the last line; notes such as the
     results store's name may come before it),
   - exits 2 and leaves an output file behind (a sweep may keep its store: the runs it finished),
-  - is still running at the time limit and is not merely a long run: a scenario that ends when
-    run again with its stop rule shortened (stop.time = 1 for des, stop.steps = 1000 for sync),
-    or a sweep that has stored records, is counted as long, not failed.
+  - exits 0 with a result that is not a number (inf or nan printed in its summary),
+  - exits 2 with "out of memory" (an input must be refused by its estimate before it allocates),
+    or with an error that names a key the case does not set and its engine does not read (a
+    message pointing the wrong way),
+  - is still running at the time limit and is not merely a long run: a scenario that, run again
+    with its stop rule shortened (stop.time = 1 for des and p2p, stop.steps = 1000 for sync),
+    ends with a result or with an error naming that stop key, or a sweep that has stored
+    records, is counted as long, not failed.
+Some cases of the pairs kind run `nnlb analyze` instead of `nnlb run`, and some of the scenario
+kind run with `--repeat`.
 Failing cases are saved with what went wrong; the run ends with a summary line and status 1 if
 any case failed. Python 3 standard library only.
 """
@@ -48,12 +55,22 @@ KINDS = {
     "pairs": (".toml", ["run", "{CASE}", "--out", "{OUT}/r.json", "--max-memory", "1G", "--threads", "1"]),
 }
 
+# Other commands some cases of a kind run instead (one in four): analyze for every engine x
+# algorithm pair; a run repeated many times for a scenario.
+ALTERNATIVES = {
+    "pairs": [["analyze", "{CASE}"]],
+    "scenario": [["run", "{CASE}", "--repeat", "1000000", "--out", "{OUT}/r.json", "--max-memory", "1G", "--threads", "1"],
+                 ["run", "{CASE}", "--repeat", "1000", "--out", "{OUT}/r.json", "--max-memory", "1G", "--threads", "1"]],
+}
+
 # Files a failed command may leave: a sweep's store holds the runs it finished before failing.
 MAY_KEEP = {"sweep": {"s.jsonl"}}
 
 INTERESTING = ["0", "-1", "1", "2", "-0", "0.5", "1e308", "-1e308", "1e-308", "1e-300", "4294967296", "18446744073709551616",
                "9223372036854775807", "nan", "inf", "-inf", "1e30", "3e8", "65536", "1000000", '""', '"x"', "true", "[]",
-               "{}", "[1, 2]", '"file:/dev/zero"', '"file:."', '"`touch X`"', "'\\n'"]
+               "{}", "[1, 2]", '"file:/dev/zero"', '"file:."', '"`touch X`"', "'\\n'",
+               # task keys' texts: a background changing every picosecond, a task set of huge or tiny tasks
+               '"random:0.5,1,1e-12"', '"random:0,1,1e-300"', '"uniform:200,1e308,1e308"', '"cq:100000000"']
 TOPOLOGIES = ["line:0", "line:1", "ring:2", "mesh:0x3", "torus:4x0", "hypercube:0", "hypercube:40", "kary:1,3",
               "complete:1", "complete:100000", "star:1", "random-regular:5,3", "erdos-renyi:10,0", "p2p:1",
               "mesh:2x2x2x2x2x2", "torus:1000000x1000000", "line:-3", "line:1e9", "file:", "file:/nonexistent"]
@@ -164,15 +181,58 @@ def long_run(cmd, kind, text, out, work, timeout):
         engine = "sync"
     bound = ["--set", "stop.time=1"] if engine in ("des", "p2p") else ["--set", "stop.steps=1000"]
     try:
-        subprocess.run(cmd + bound, cwd=work, capture_output=True, timeout=timeout, preexec_fn=limit_child)
+        p = subprocess.run(cmd + bound, cwd=work, capture_output=True, timeout=timeout, preexec_fn=limit_child)
     except subprocess.TimeoutExpired:
         return "no end within %g s, even with %s" % (timeout, bound[1])
+    stop_key = bound[1].split("=")[0]
+    if p.returncode != 0 and stop_key not in p.stderr.decode(errors="replace"):
+        return "no end within %g s, and with %s no result either (exit %d)" % (timeout, bound[1], p.returncode)
     return LONG
 
 
-def run_case(nnlb, kind, text, work, timeout):
+NOT_A_NUMBER = re.compile(r"(?<![\w.-])-?(inf|nan)(?![\w.])", re.I)
+NAMED_KEY = re.compile(r"key '([a-z_]+(?:\.[a-z_]+)+)'")
+
+
+def honours_of(nnlb):
+    """Per engine of `nnlb list`: the engine-specific keys it honours, and those it does not."""
+    out = subprocess.run([nnlb, "list"], capture_output=True, text=True).stdout
+    honours = {}
+    for engine, keys in re.findall(r"^  ([a-z]\w*) .*\n\s+time: .*?its own keys: (.*)$", out, re.M):
+        names = [k.strip() for k in keys.split(",")]
+        honours[engine] = ([k[:-1] if k.endswith("*") else k for k in names if not k.startswith("not ")],
+                           [k[4:] for k in names if k.startswith("not ")])
+    return honours
+
+
+def honoured(key, patterns):
+    return any(key.startswith(p) if p.endswith(".") else key == p for p in patterns)
+
+
+def wrong_key(message, text, kind, honours):
+    """A key an error names that the case does not set and its engine does not read, when the
+    error is not about that (a message pointing the wrong way, as des's period bounds named on p2p)."""
+    if kind not in ("scenario", "p2p", "pairs") or "not honoured" in message or "unknown key" in message:
+        return None
+    try:
+        engine = tomllib.loads(text).get("engine", "sync")
+    except Exception:
+        return None
+    if not isinstance(engine, str) or engine not in honours:
+        return None
+    every = [p for own, _ in honours.values() for p in own]
+    own, excluded = honours[engine]
+    for key in NAMED_KEY.findall(message):
+        specific = honoured(key, every)
+        if specific and key not in re.sub(r"\s", "", text) and (not honoured(key, own) or honoured(key, excluded)):
+            return key
+    return None
+
+
+def run_case(nnlb, kind, text, work, timeout, argv=None, honours=None):
     """Runs one case; returns None if it behaved, else what went wrong."""
-    suffix, argv = KINDS[kind]
+    suffix, default_argv = KINDS[kind]
+    argv = argv or default_argv
     case = os.path.join(work, "case" + suffix)
     out = os.path.join(work, "out")
     shutil.rmtree(out, ignore_errors=True)
@@ -188,6 +248,10 @@ def run_case(nnlb, kind, text, work, timeout):
         return "killed by signal %d" % -p.returncode
     if p.returncode not in (0, 2):
         return "exit status %d" % p.returncode
+    if p.returncode == 0 and kind not in ("plot",):
+        bad = NOT_A_NUMBER.search(p.stdout.decode(errors="replace"))
+        if bad:
+            return "exit 0 with a result that is not a number ('%s')" % bad.group(0)
     if p.returncode == 2:
         lines = [l for l in p.stderr.decode(errors="replace").split("\n") if l.strip()]
         errors = [l for l in lines if l.startswith("nnlb:")]
@@ -196,6 +260,11 @@ def run_case(nnlb, kind, text, work, timeout):
         left = sorted(set(os.listdir(out)) - MAY_KEEP.get(kind, set()))
         if left:
             return "exit 2 left %s" % ", ".join(left)
+        if "out of memory" in errors[0]:
+            return "exit 2 out of memory instead of a refusal by the estimate"
+        key = wrong_key(errors[0], text, kind, honours)
+        if key:
+            return "exit 2 naming key %s, which the case does not set and its engine does not read" % key
     return None
 
 
@@ -227,6 +296,7 @@ def main():
         sys.exit("fuzz.py: no seed files ending in %s in %s" % (suffix, corpus_dir))
     rng = random.Random(a.seed)
     keys = keys_of(nnlb)
+    honours = honours_of(nnlb)
     work = tempfile.mkdtemp(prefix="nnlb-fuzz-")
     cases = failures = long_runs = 0
     def cpu_now():
@@ -243,7 +313,8 @@ def main():
             seed_text = corpus[cases % len(corpus)] if cases < len(corpus) else rng.choice(corpus)
             text = seed_text if cases < len(corpus) else mutate(seed_text, rng, keys, corpus)
             cases += 1
-            problem = run_case(nnlb, a.kind, text, work, a.timeout)
+            argv = rng.choice(ALTERNATIVES[a.kind]) if a.kind in ALTERNATIVES and cases > len(corpus) and rng.random() < 0.25 else None
+            problem = run_case(nnlb, a.kind, text, work, a.timeout, argv, honours)
             if problem == LONG:
                 long_runs += 1
             elif problem:
@@ -253,7 +324,7 @@ def main():
                 with open(name, "w", encoding="utf-8", errors="surrogateescape") as f:
                     f.write(text)
                 with open(name + ".why", "w") as f:
-                    f.write(problem + "\n")
+                    f.write(problem + "\n" + ("command: nnlb " + " ".join(argv) + "\n" if argv else ""))
                 print("%s: %s" % (name, problem), flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -285,11 +285,15 @@ Samples collect(const PlotSpec& ps, const std::vector<json>& records) {
     if (ps.kind == "series") {
       if (!r.contains("series")) throw InputError(ps.file, {}, "records hold no series (a sweep drops them unless [study] keep_series = true)");
       const auto& s = r["series"];
-      if (!s.contains(ps.x) || !s.contains(ps.y[0])) throw InputError(ps.file, {}, "series has no column '" + ps.x + "' or '" + ps.y[0] + "'");
-      for (std::size_t i = 0; i < s[ps.x].size(); ++i) {
-        const double x = s[ps.x][i].get<double>();
+      if (!s.is_object() || !s.contains(ps.x) || !s.contains(ps.y[0]))
+        throw InputError(ps.file, {}, "series has no column '" + ps.x + "' or '" + ps.y[0] + "'");
+      const json &xs = s[ps.x], &ys = s[ps.y[0]];
+      if (!xs.is_array() || !ys.is_array() || xs.size() != ys.size())
+        throw InputError(ps.file, {}, "series columns '" + ps.x + "' and '" + ps.y[0] + "' are not lists of one length");
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        const double x = as_number(xs[i], "series." + ps.x, ps.file);
         if (ps.x_max > 0 && x > ps.x_max) break;
-        by_x[x].push_back(s[ps.y[0]][i].get<double>());
+        by_x[x].push_back(as_number(ys[i], "series." + ps.y[0], ps.file));
       }
     } else {
       const json y = record_field(r, ps.y[0]);
@@ -521,7 +525,14 @@ void save_plot(const PlotSpec& ps, const MadePlot& made, const std::string& out_
 json write_plots(const std::vector<PlotSpec>& plots, const std::vector<json>& records, const std::string& out_dir,
                  const std::string& default_title, const std::string& image_ext) {
   std::vector<MadePlot> made;
-  for (const PlotSpec& ps : plots) made.push_back(make_plot(ps, records, default_title));
+  for (const PlotSpec& ps : plots) {
+    try {
+      made.push_back(make_plot(ps, records, default_title));
+    } catch (const json::exception& e) {  // a record's field of another type than the plot reads
+      const std::string what = e.what();   // "[json.exception.type_error.302] type must be ..."
+      throw InputError(ps.file, {}, "a record's field has the wrong type for this plot: " + what.substr(what.find("] ") + 2));
+    }
+  }
   json tables = json::object();
   for (std::size_t k = 0; k < made.size(); ++k) {
     save_plot(plots[k], made[k], out_dir, image_ext);
