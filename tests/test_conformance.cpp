@@ -266,7 +266,10 @@ TEST(Conformance, ExecutedItemsCompleteOnceAtTheNodesSpeed) {
     if (p.log->here.contains(0)) {
       EXPECT_EQ(p.log->fired, (std::vector<std::uint32_t>{7, 7, 7}));
       ASSERT_EQ(p.log->fired_at.size(), 3u);
-      EXPECT_GE(p.log->fired_at[2], 3 * 4 * reference_speed / platform.node_speed(0) * unit(*e) - 1e-9);  // one at a time
+      // One at a time: the three end after three items' time (on real ranks the calibrated
+      // kernel runs within 20 % of it, not to the nanosecond).
+      const double slack = e->time == TimeModel::wall_seconds ? 0.8 : 1.0;
+      EXPECT_GE(p.log->fired_at[2], slack * 3 * 4 * reference_speed / platform.node_speed(0) * unit(*e) - 1e-9);
     }
     if (!r.reported) continue;
     ASSERT_TRUE(r.summary.work);
