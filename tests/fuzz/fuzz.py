@@ -9,6 +9,7 @@ an address-space limit. A case fails when nnlb
   - exits 2 and leaves an output file behind (a sweep may keep its store: the runs it finished),
   - exits 0 with a result that is not a number (inf or nan printed in its summary),
   - exits 2 with "out of memory" (an input must be refused by its estimate before it allocates),
+    or with an error that names neither a key, the input file nor an option,
     or with an error that names a key the case does not set and its engine does not read (a
     message pointing the wrong way),
   - is still running at the time limit and is not merely a long run: a scenario that, run again
@@ -262,6 +263,8 @@ def run_case(nnlb, kind, text, work, timeout, argv=None, honours=None):
             return "exit 2 left %s" % ", ".join(left)
         if "out of memory" in errors[0]:
             return "exit 2 out of memory instead of a refusal by the estimate"
+        if kind not in ("plot", "sweep") and "key '" not in errors[0] and case not in errors[0] and not errors[0].startswith("nnlb: --"):
+            return "exit 2 naming neither a key, the input file nor an option"
         key = wrong_key(errors[0], text, kind, honours)
         if key:
             return "exit 2 naming key %s, which the case does not set and its engine does not read" % key
