@@ -1,7 +1,9 @@
 # cmake -DBUILD_DIR=<nnlb build> -DCONSUMER_DIR=<this folder> -DWORK_DIR=<scratch> [-DCONFIG=Release]
-#       [-DGENERATOR=Ninja] [-DCXX=<compiler>] -P run.cmake
+#       [-DGENERATOR=Ninja] [-DCXX=<compiler>] [-DMPIEXEC=<mpiexec>] -P run.cmake
 # Installs the nnlb build into WORK_DIR/prefix, builds the consumer project against it with
-# find_package(nnlb), runs it and checks its output.
+# find_package(nnlb), runs it and checks its output; with MPIEXEC (nnlb built with MPI) the MPI
+# consumer on nnlb::runtime too, on 2 ranks. Then builds both again with the flags of pkg-config's
+# nnlb.pc and nnlb-runtime.pc alone.
 cmake_minimum_required(VERSION 3.25)
 foreach(var BUILD_DIR CONSUMER_DIR WORK_DIR)
   if(NOT ${var})
@@ -62,3 +64,45 @@ if(NOT output MATCHES "^nodes 16 rounds [1-9][0-9]* total 800.0\n$")
   message(FATAL_ERROR "install_consumer: unexpected output: '${output}'")
 endif()
 message(STATUS "install_consumer: ${output}")
+
+if(MPIEXEC)
+  find_program(consumer_mpi consumer_mpi PATHS "${WORK_DIR}/build" "${WORK_DIR}/build/${CONFIG}" NO_DEFAULT_PATH)
+  if(NOT consumer_mpi)
+    message(FATAL_ERROR "install_consumer: nnlb was built with MPI but find_package(nnlb COMPONENTS runtime) gave no nnlb::runtime")
+  endif()
+  run("running the MPI consumer" ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader "${MPIEXEC}" -np 2 "${consumer_mpi}")
+  if(NOT output MATCHES "balanced 1 total 200.0\n")
+    message(FATAL_ERROR "install_consumer: unexpected output of the MPI consumer: '${output}'")
+  endif()
+  message(STATUS "install_consumer (MPI, 2 ranks): ${output}")
+endif()
+
+# Without CMake: the compiler flags from pkg-config alone.
+find_program(pkg_config pkg-config REQUIRED)
+file(GLOB_RECURSE pc "${prefix}/*/pkgconfig/nnlb.pc")
+if(NOT pc)
+  message(FATAL_ERROR "install_consumer: no nnlb.pc installed under ${prefix}")
+endif()
+get_filename_component(pc_dir "${pc}" DIRECTORY)
+run("pkg-config nnlb" ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir} ${pkg_config} --cflags --libs nnlb)
+separate_arguments(flags UNIX_COMMAND "${output}")
+if(NOT CXX)
+  set(CXX c++)
+endif()
+run("building the consumer with pkg-config's flags" ${CXX} "${CONSUMER_DIR}/main.cpp" -o "${WORK_DIR}/consumer_pc" ${flags})
+run("running the pkg-config consumer" "${WORK_DIR}/consumer_pc")
+if(NOT output MATCHES "^nodes 16 rounds [1-9][0-9]* total 800.0\n$")
+  message(FATAL_ERROR "install_consumer: unexpected output of the pkg-config consumer: '${output}'")
+endif()
+if(MPIEXEC)
+  run("pkg-config nnlb-runtime" ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir} ${pkg_config} --cflags --libs nnlb-runtime)
+  separate_arguments(flags UNIX_COMMAND "${output}")
+  run("building the MPI consumer with pkg-config's flags" ${CXX} "${CONSUMER_DIR}/mpi_main.cpp" -o "${WORK_DIR}/consumer_mpi_pc" ${flags})
+  run("running the pkg-config MPI consumer" ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader "${MPIEXEC}" -np 2 "${WORK_DIR}/consumer_mpi_pc")
+  if(NOT output MATCHES "balanced 1 total 200.0\n")
+    message(FATAL_ERROR "install_consumer: unexpected output of the pkg-config MPI consumer: '${output}'")
+  endif()
+endif()
+
