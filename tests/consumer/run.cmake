@@ -65,13 +65,15 @@ if(NOT output MATCHES "^nodes 16 rounds [1-9][0-9]* total 800.0\n$")
 endif()
 message(STATUS "install_consumer: ${output}")
 
+# mpiexec as root, oversubscribed, on this machine only.
+set(mpirun ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    OMPI_MCA_btl=self,vader "${MPIEXEC}" -np 2)
 if(MPIEXEC)
   find_program(consumer_mpi consumer_mpi PATHS "${WORK_DIR}/build" "${WORK_DIR}/build/${CONFIG}" NO_DEFAULT_PATH)
   if(NOT consumer_mpi)
     message(FATAL_ERROR "install_consumer: nnlb was built with MPI but find_package(nnlb COMPONENTS runtime) gave no nnlb::runtime")
   endif()
-  run("running the MPI consumer" ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-      OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader "${MPIEXEC}" -np 2 "${consumer_mpi}")
+  run("running the MPI consumer" ${mpirun} "${consumer_mpi}")
   if(NOT output MATCHES "balanced 1 total 200.0\n")
     message(FATAL_ERROR "install_consumer: unexpected output of the MPI consumer: '${output}'")
   endif()
@@ -99,8 +101,7 @@ if(MPIEXEC)
   run("pkg-config nnlb-runtime" ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir} ${pkg_config} --cflags --libs nnlb-runtime)
   separate_arguments(flags UNIX_COMMAND "${output}")
   run("building the MPI consumer with pkg-config's flags" ${CXX} "${CONSUMER_DIR}/mpi_main.cpp" -o "${WORK_DIR}/consumer_mpi_pc" ${flags})
-  run("running the pkg-config MPI consumer" ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-      OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader "${MPIEXEC}" -np 2 "${WORK_DIR}/consumer_mpi_pc")
+  run("running the pkg-config MPI consumer" ${mpirun} "${WORK_DIR}/consumer_mpi_pc")
   if(NOT output MATCHES "balanced 1 total 200.0\n")
     message(FATAL_ERROR "install_consumer: unexpected output of the pkg-config MPI consumer: '${output}'")
   endif()
