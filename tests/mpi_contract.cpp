@@ -144,7 +144,9 @@ TEST(MpiEngine, ItemPayloadsTravelWithTheirItems) {
   MPI_Allreduce(&wrong, &all_wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(all, 40);  // every job's data on exactly one rank
   EXPECT_EQ(all_wrong, 0);
-  if (rank < 4) EXPECT_GE(held, 9);  // balanced: 10 each, give or take one
+  if (rank < 4) {
+    EXPECT_GE(held, 9);  // balanced: 10 each, give or take one
+  }
 }
 
 }  // namespace
