@@ -285,5 +285,53 @@ TEST(DesEngine, ChunkedComputationShipsLoadSoonerFromASingleSource) {
   EXPECT_LT(b * 3, a);  // the source no longer computes 6.4 s before it can ship again
 }
 
+TEST(ItemChoice, HeaviestFitTakesWhatFitsThenTheOneItemThatBringsItNearer) {
+  const std::vector<Item> held = {{1, 15}, {2, 9}, {3, 1}, {4, 0.5}};
+  std::vector<ItemId> out;
+  heaviest_fit(10, held, out);
+  EXPECT_EQ(out, (std::vector<ItemId>{2, 3}));  // 9 + 1, exact; 15 would overshoot by 5
+  out.clear();
+  heaviest_fit(12, held, out);  // 9 + 1 + 0.5 leave 1.5; 15 overshoots by 3 > 1.5
+  EXPECT_EQ(out, (std::vector<ItemId>{2, 3, 4}));
+  out.clear();
+  heaviest_fit(9, std::vector<Item>{{5, 12}}, out);  // overshoot 3 < 9: nearer than sending nothing
+  EXPECT_EQ(out, (std::vector<ItemId>{5}));
+  out.clear();
+  heaviest_fit(5, std::vector<Item>{{5, 12}}, out);  // overshoot 7 > 5: stays
+  EXPECT_TRUE(out.empty());
+}
+
+// Weighted items on node 0 of ring:8, balanced by best effort without the computing process (the
+// MPI library's mode): whole items move, every one ends on exactly one node (the engine's
+// recount), and the spread ends within the heaviest item.
+TEST(DesEngine, AsyncBalancerMovesWholeItemsByWeight) {
+  auto c = des_case("ring:8", "best-effort");
+  std::vector<std::vector<Item>> items(8);
+  double total = 0;
+  for (ItemId id = 0; id < 96; ++id) {
+    items[0].push_back({id, 1.0 + static_cast<double>(id % 4), 100});
+    total += items[0].back().weight;
+  }
+  AsyncBalancerOptions b{.items = true, .computing = false};
+  const AsyncBalancer program(*c.built.policy, b);
+  ASSERT_TRUE(program.needs().items);
+  DesOptions o;
+  o.record_final_load = true;
+  o.time_limit = 2;
+  o.stop_when_balanced = false;
+  const auto r = run_des(c.topo, program, LoadMode::real, {std::vector<double>(8, 0.0), items}, c.platform, o);
+  EXPECT_EQ(r.summary.max_conservation_error, 0);
+  EXPECT_DOUBLE_EQ(r.summary.final_total, total);
+  const auto [lo, hi] = std::minmax_element(r.final_load.begin(), r.final_load.end());
+  EXPECT_LE(*hi - *lo, 2 * 4.0) << "spread";
+  EXPECT_GT(r.summary.timing->data_messages, 7u);
+  // A chooser that never picks keeps every item home.
+  AsyncBalancerOptions none = b;
+  none.choose = [](NodeId, double, std::span<const Item>, std::vector<ItemId>&) {};
+  const auto kept = run_des(c.topo, AsyncBalancer(*c.built.policy, none), LoadMode::real, {std::vector<double>(8, 0.0), items}, c.platform, o);
+  EXPECT_DOUBLE_EQ(kept.final_load[0], total);
+  EXPECT_EQ(kept.summary.timing->data_messages, 0u);
+}
+
 }  // namespace
 }  // namespace nnlb

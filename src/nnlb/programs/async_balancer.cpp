@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "nnlb/util/error.hpp"
@@ -13,6 +14,7 @@ namespace nnlb {
 namespace {
 
 enum Timer : std::uint32_t { compute_timer, balance_timer };
+static_assert(balance_timer == AsyncBalancer::balance_timer);
 enum Tag : std::uint32_t { report_tag, load_tag };
 
 // A control message's fields.
@@ -40,9 +42,9 @@ class AsyncAgent final : public Agent {
       for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = infos[p].initial_load;
     }
     const double offset = opt_.stagger ? ctx.rng().uniform(0, opt_.lb_period) : 0.0;
-    if (opt_.compute_first) ctx.set_timer(0, compute_timer);
+    if (opt_.computing && opt_.compute_first) ctx.set_timer(0, compute_timer);
     ctx.set_timer(offset, balance_timer);
-    if (!opt_.compute_first) ctx.set_timer(0, compute_timer);
+    if (opt_.computing && !opt_.compute_first) ctx.set_timer(0, compute_timer);
   }
 
   void timer(Context& ctx, std::uint32_t tag) override {
@@ -51,6 +53,7 @@ class AsyncAgent final : public Agent {
   }
 
   void arrived(Context& ctx, Channel /*data*/) override {
+    if (!opt_.computing) return receive(ctx);
     if (!waiting_) return;
     waiting_ = false;
     ctx.set_timer(0, compute_timer);
@@ -74,11 +77,8 @@ class AsyncAgent final : public Agent {
   // held, or the next slice of the current iteration).
   void compute(Context& ctx) {
     waiting_ = false;
-    for (const Message& m : ctx.take(Channel::data)) {
-      if (opt_.virtual_load) announced_ -= m.load;
-      else if (m.port != no_port) edges_[m.port].counted += m.load;
-    }
-    double real = ctx.load();
+    receive(ctx);
+    double real = held(ctx);
     for (Port p = 0; p < edges_.size(); ++p) {
       EdgeState& e = edges_[p];
       const double amount = std::min(e.pending, real);
@@ -104,6 +104,48 @@ class AsyncAgent final : public Agent {
     }
   }
 
+  // Takes the data that arrived: its load (or its items' weight) is counted from its sender.
+  void receive(Context& ctx) {
+    const auto messages = ctx.take(Channel::data);
+    const auto items = ctx.taken_items();
+    std::size_t next = 0;
+    for (const Message& m : messages) {
+      double amount = m.load;
+      for (std::uint32_t k = 0; k < m.item_count; ++k) amount += items[next++].weight;
+      if (opt_.virtual_load) announced_ -= amount;
+      else if (m.port != no_port) edges_[m.port].counted += amount;
+    }
+  }
+
+  // What the node balances: its divisible load, and with items their weight too.
+  double held(Context& ctx) const {
+    double h = ctx.load();
+    if (opt_.items)
+      for (const Item& it : ctx.items()) h += it.weight;
+    return h;
+  }
+
+  // Items: the transfer to port p leaves now as whole items; returns the weight they carry.
+  double ship_items(Context& ctx, Port p, double amount) {
+    movable_.clear();
+    for (const Item& it : ctx.items()) movable_.push_back(it);
+    chosen_.clear();
+    const NodeId to = ctx.neighbors()[p].id;
+    if (opt_.choose) opt_.choose(to, amount, movable_, chosen_);
+    else heaviest_fit(amount, movable_, chosen_);
+    if (chosen_.empty()) return 0;
+    std::sort(movable_.begin(), movable_.end(), [](const Item& a, const Item& b) { return a.id < b.id; });
+    double weight = 0;
+    for (ItemId id : chosen_) {
+      const auto it = std::lower_bound(movable_.begin(), movable_.end(), id, [](const Item& a, ItemId b) { return a.id < b; });
+      if (it == movable_.end() || it->id != id) throw std::logic_error("an item choice names an item the node does not hold");
+      weight += it->weight;
+    }
+    // The message's size is its items' bytes (the engine adds them).
+    ctx.send(p, Channel::data, load_tag, {}, 0, {.items = chosen_});
+    return weight;
+  }
+
   // Balancing process: read control messages, decide, tell every neighbour.
   void balance(Context& ctx) {
     for (const Message& m : ctx.take(Channel::control)) {
@@ -117,19 +159,25 @@ class AsyncAgent final : public Agent {
       // report did not count yet (still pending here or in flight).
       e.known = m.value[load_field] + (e.committed - m.value[counted_field]);
     }
-    double load = ctx.load() - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
+    if (!opt_.computing) receive(ctx);
+    double load = held(ctx) - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
     const auto transfers = decide_transfers(
         policy_, ctx, load, steps_++, opt_.colors, memory_, [&](Port p) { return edges_[p].known; },
         [&](Port p) { return edges_[p].last_flow; });
     for (EdgeState& e : edges_) e.last_flow = 0;
     for (const Transfer& t : transfers) {
-      const double amount = std::min(t.amount, load);
+      double amount = std::min(t.amount, load);
       if (amount <= 0) continue;
       const Port p = t.neighbor;
       EdgeState& e = edges_[p];
-      e.pending += amount;
+      if (opt_.items) {
+        amount = ship_items(ctx, p, amount);
+        if (amount <= 0) continue;
+      } else {
+        e.pending += amount;
+        pending_total_ += amount;
+      }
       e.committed += amount;
-      pending_total_ += amount;
       load -= amount;
       e.known += amount;  // until the neighbour reports again
       e.last_flow += amount;
@@ -151,6 +199,8 @@ class AsyncAgent final : public Agent {
   std::uint64_t steps_ = 0;     // balancing steps so far
   bool waiting_ = false;        // the computing process waits for data
   double todo_ = 0;             // compute_chunk: units left in the current iteration
+  std::vector<Item> movable_;   // items: scratch of ship_items
+  std::vector<ItemId> chosen_;
 };
 
 }  // namespace

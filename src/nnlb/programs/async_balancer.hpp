@@ -10,6 +10,11 @@
 // The receiver process is the engine's mailbox: data arrivals wake a waiting computing process;
 // control messages are read when the balancing process takes them (no event each).
 //
+// Items (an application's work items): the node balances the weight of the items it holds (its
+// divisible load counts but stays: work pinned to it) and a decision ships whole items at once,
+// those `choose` picks (policy/item_choice.hpp). Without the computing process (`computing`
+// false: the application computes, as in the MPI library), arrivals are taken as they land.
+//
 // Knowledge of a neighbour's load is its last report plus what this node committed to it that
 // the report had not counted yet (each control message carries the cumulative amount its sender
 // has counted from the receiver). Virtual load (sec. 6): a control message also announces the
@@ -17,6 +22,7 @@
 #include <cstdint>
 
 #include "nnlb/node/agent.hpp"
+#include "nnlb/policy/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {
@@ -38,6 +44,9 @@ struct AsyncBalancerOptions {
   // > 0: the computing process works in slices of at most this many seconds and ships decided
   // load between slices (a runtime that polls while it computes); 0: an iteration is atomic.
   double compute_chunk = 0;
+  bool items = false;     // balance items by weight, ship whole items (else divisible load)
+  bool computing = true;  // run the computing process (false: balancing only)
+  ItemChoice choose{};    // which items carry a transfer (items); empty: heaviest_fit
 };
 
 class AsyncBalancer final : public Program {
@@ -48,7 +57,10 @@ class AsyncBalancer final : public Program {
   std::string name() const override { return "async"; }
   std::unique_ptr<Agent> make_agent(NodeId node) const override;
   bool notifies(Channel channel) const override { return channel == Channel::data; }
-  ProgramNeeds needs() const override { return {.edge_coloring = policy_.pairing() == Pairing::matching}; }
+  ProgramNeeds needs() const override { return {.edge_coloring = policy_.pairing() == Pairing::matching, .items = opt_.items}; }
+  // The timer tag of the balancing process: an engine that balances on demand (the MPI
+  // library's balance()) may call Agent::timer with it.
+  static constexpr std::uint32_t balance_timer = 1;
 
  private:
   const Policy& policy_;
