@@ -1,7 +1,6 @@
 #include "nnlb/runtime/mpi_engine.hpp"
 
 #include <mpi.h>
-#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
@@ -23,6 +22,8 @@
 #include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/engine/core/tally.hpp"
+#include "nnlb/runtime/hosts.hpp"
+#include "nnlb/runtime/rank_node.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -51,35 +52,6 @@ struct NodeReport {
   std::uint64_t completed = 0, control_messages = 0, data_messages = 0;
 };
 
-// Where a rank runs: its host's name and the processors it may use there.
-struct HostReport {
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
-  cpu_set_t processors;
-  static HostReport here() {
-    HostReport h;
-    int length = 0;
-    MPI_Get_processor_name(h.name, &length);
-    CPU_ZERO(&h.processors);
-    if (sched_getaffinity(0, sizeof h.processors, &h.processors) != 0) CPU_SET(0, &h.processors);
-    return h;
-  }
-};
-
-// Processors the ranks really had: on each host, the fewer of its ranks and the processors any
-// of them may use (ranks bound to a core each have one each; unbound ranks share the host's).
-double processors_available(const std::vector<HostReport>& hosts) {
-  std::map<std::string, std::pair<int, cpu_set_t>> by_host;  // ranks, processors
-  for (const HostReport& h : hosts) {
-    auto [it, fresh] = by_host.try_emplace(h.name);
-    if (fresh) CPU_ZERO(&it->second.second);
-    ++it->second.first;
-    CPU_OR(&it->second.second, &it->second.second, &h.processors);
-  }
-  double available = 0;
-  for (const auto& [name, count] : by_host) available += std::min(count.first, CPU_COUNT(&count.second));
-  return available;
-}
-
 // A rank's Context::note, gathered on rank 0.
 struct NoteReport {
   char name[56] = {};
@@ -93,21 +65,6 @@ struct NoteReport {
   }
 };
 
-// A message on the wire: this header, then item_count items, then (with ItemPayloads) each
-// item's payload as its size (8 bytes) and its bytes.
-struct Header {
-  std::uint32_t from, tag, channel, item_count;
-  double load;
-  double value[3];
-};
-
-struct Timer {
-  double at;
-  std::uint64_t seq;
-  std::uint32_t tag;
-  bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-};
-
 // A compute loop that cannot be optimized away, and how many of its steps a second holds.
 double kernel(std::uint64_t steps) {
   double x = 1.0;
@@ -115,16 +72,24 @@ double kernel(std::uint64_t steps) {
   return x;
 }
 
-// The best of five trials of at least 20 ms each: a trial that shared its core with another
-// process is slower and does not count.
+// This thread's processor time (s): what the kernel's calibration measures, so that ranks
+// sharing a processor (more ranks than cores, or another process) still measure the processor's
+// own rate.
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Kernel steps per second of processor time: the best of five trials of at least 20 ms each.
 double calibrate() {
   std::uint64_t steps = 1 << 16;
   double best = 0;
   for (int trial = 0; trial < 5;) {
-    const double t0 = MPI_Wtime();
+    const double t0 = cpu_seconds();
     volatile double sink = kernel(steps);
     (void)sink;
-    const double dt = MPI_Wtime() - t0;
+    const double dt = cpu_seconds() - t0;
     if (dt > 0.02 || steps > (std::uint64_t{1} << 40)) {
       best = std::max(best, static_cast<double>(steps) / std::max(dt, 1e-9));
       ++trial;
@@ -135,46 +100,29 @@ double calibrate() {
   return best;
 }
 
-void pause_briefly() {
-  const timespec ts{0, 50'000};
-  nanosleep(&ts, nullptr);
+// A communicator of the run's own: it never sees the caller's messages, nor they its.
+MPI_Comm duplicate(MPI_Comm comm) {
+  MPI_Comm own = MPI_COMM_NULL;
+  MPI_Comm_dup(comm, &own);
+  return own;
 }
 
 class MpiRun {
  public:
   MpiRun(const EngineRun& r, MPI_Comm comm)
-      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(comm), ctx_(*this),
-        rule_{r.band, load_grain(integer_, r.initial)}, recorder_(speed_shares(r.platform, g_.num_nodes())) {
+      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(checked(r, comm)),
+        hosts_(gather_hosts(comm_)), node_(setup(r, comm_, hosts_)), rule_{r.band, load_grain(integer_, r.initial)},
+        recorder_(speed_shares(r.platform, g_.num_nodes())) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
-    if (static_cast<std::uint64_t>(size_) != g_.num_nodes())
-      throw InputError({}, r.nodes_key, "gives " + std::to_string(g_.num_nodes()) + " nodes and mpirun started " + std::to_string(size_) +
-                                            " ranks: engine = \"mpi\" runs one rank per node");
     self_ = static_cast<NodeId>(rank_);
-    node_.load = r.initial.load[self_];
+    NodeState& n = node_.state();
+    n.load = r.initial.load[self_];
     if (!r.initial.items.empty())
-      for (const Item& it : r.initial.items[self_]) node_.add(it);
-    const bool colored = usable_coloring(r.program, r.coloring, g_.num_slots());
-    for (Slot s = g_.first_slot(self_); s < g_.end_slot(self_); ++s) {
-      const NodeId j = g_.target(s);
-      info_.push_back({j, g_.degree(j), r.platform.node_speed(j), r.platform.link_latency(s), r.platform.link_bandwidth(s),
-                       colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1, r.initial.load[j]});
-    }
-    for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = r.program.notifies(static_cast<Channel>(c));
-    rng_ = Rng(r.seed, self_);
-    // One kernel rate for all ranks (rank 0's on a core of its own): a task's work is the same
-    // number of steps everywhere, and a slower or shared core takes longer. The other ranks wait
-    // asleep, not spinning in a collective, or rank 0 would measure a shared core where ranks
-    // outnumber the processors (and tasks would then run faster than their work says).
-    double rate = 0;
-    MPI_Barrier(comm_);
-    if (rank_ == 0) rate = calibrate();
-    MPI_Request calibrated;
-    MPI_Ibcast(&rate, 1, MPI_DOUBLE, 0, comm_, &calibrated);
-    for (int done = 0; !done;) {
-      MPI_Test(&calibrated, &done, MPI_STATUS_IGNORE);
-      if (!done) pause_briefly();
-    }
+      for (const Item& it : r.initial.items[self_]) n.add(it);
+    // Each rank measures its own kernel in processor time (once per process): a task's work
+    // takes its seconds on an idle core, and longer on a slower or shared one.
+    static const double rate = calibrate();
     steps_per_second_ = rate;
     // This node's share of the initial total: the band a balanced run ends in (static load).
     double total = 0;
@@ -188,33 +136,32 @@ class MpiRun {
     target_ = total * share_;
   }
 
+  ~MpiRun() { MPI_Comm_free(&comm_); }
+
   RunResult run() {
-    node_.agent = r_.program.make_agent(self_);
     MPI_Barrier(comm_);
-    t0_ = MPI_Wtime();
-    ctx_.bind(self_);
-    node_.agent->start(ctx_);
-    start_held_ = node_.held(), start_added_ = added_;  // the record's first state, as on every engine
+    node_.start(MPI_Wtime());
+    start_held_ = node_.state().held(), start_added_ = node_.added();  // the record's first state, as on every engine
     StopReason reason = StopReason::quiet;
     std::uint64_t previous[2] = {~0ull, ~0ull};
     bool wave = false;
     std::uint64_t mine[wave_counters] = {}, all[wave_counters] = {};
     MPI_Request wave_request = MPI_REQUEST_NULL;
     while (true) {
-      bool did = poll(true);
-      if (executing_) {
+      bool did = node_.progress();
+      if (node_.executing()) {
         run_kernel();
         did = true;
       }
-      did = fire_timers() || did;
       if (!wave) {
-        // Passive: no timer and nothing in hand.
-        mine[sent] = sent_ - lost_, mine[received] = received_, mine[active] = timers_.empty() && !executing_ ? 0 : 1;
-        mine[past_limit] = now() > r_.time_limit ? 1 : 0;
-        mine[out_of_band] = rule_.within(node_.held(), target_) ? 0 : 1;
-        mine[moving] = now() - tally_.last_move() < r_.stall ? 1 : 0;
-        mine[done_ranks] = tally_.finished_count() > 0 ? 1 : 0;
-        mine[tick] = rank_ == 0 && r_.sample_period > 0 ? static_cast<std::uint64_t>(now() / r_.sample_period) : 0;
+        const Tally& tally = node_.tally();
+        mine[sent] = node_.sent(), mine[received] = node_.received();
+        mine[active] = node_.timers_pending() || node_.executing() ? 1 : 0;  // passive: no timer, nothing in hand
+        mine[past_limit] = node_.now() > r_.time_limit ? 1 : 0;
+        mine[out_of_band] = rule_.within(node_.state().held(), target_) ? 0 : 1;
+        mine[moving] = node_.now() - tally.last_move() < r_.stall ? 1 : 0;
+        mine[done_ranks] = tally.finished_count() > 0 ? 1 : 0;
+        mine[tick] = rank_ == 0 && r_.sample_period > 0 ? static_cast<std::uint64_t>(node_.now() / r_.sample_period) : 0;
         MPI_Iallreduce(mine, all, wave_counters, MPI_UINT64_T, MPI_SUM, comm_, &wave_request);
         wave = true;
       }
@@ -222,6 +169,7 @@ class MpiRun {
       MPI_Test(&wave_request, &done, MPI_STATUS_IGNORE);
       if (done) {
         wave = false;
+        did = true;
         if (all[past_limit] > 0) {
           reason = StopReason::time;
           break;
@@ -239,14 +187,13 @@ class MpiRun {
         // consistent cut, so the ranks freeze, receive everything in flight and check exactly.
         balanced_waves_ = all[out_of_band] == 0 ? balanced_waves_ + 1 : 0;
         if (r_.stop_when_balanced && balanced_waves_ == 2) {
-          drain();
+          node_.drain();
           if (balanced_when_frozen()) {
             reason = StopReason::balanced;
             break;
           }
           balanced_waves_ = 0;
-          for (std::size_t c = 0; c < channel_count; ++c)  // resume: the program hears what came
-            if (!mailbox_[c].empty() && notify_[c]) node_.agent->arrived(ctx_, static_cast<Channel>(c));
+          node_.renotify();  // resume: the program hears what came
         }
         const bool quiet = all[active] == 0 && all[sent] == all[received];
         if (quiet && previous[0] == all[sent] && previous[1] == all[received]) break;
@@ -256,117 +203,49 @@ class MpiRun {
           post_sample();
         }
       }
-      reap_sends();
       reap_samples(false);
-      if (!did) pause_briefly();
+      if (!did) node_.wait(&wave_request);
     }
-    end_time_ = now();
-    drain();
+    end_time_ = node_.now();
+    node_.drain();
     reap_samples(true);
     return result(reason);
   }
 
-  // --- the Context of this rank's node ---
-  double now() const { return MPI_Wtime() - t0_; }
-  double speed(NodeId i) const { return r_.platform.node_speed(i); }
-  std::uint32_t degree(NodeId) const { return static_cast<std::uint32_t>(info_.size()); }
-  std::span<const NeighborInfo> neighbors(NodeId, std::size_t) const { return info_; }
-  Rng& rng(NodeId) { return rng_; }
-  bool integer_load() const { return integer_; }
-  double load(NodeId) const { return node_.load; }
-  std::span<const Item> items(NodeId) const { return node_.items; }
-  std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
-
-  void send(NodeId, std::size_t, Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double,
-            const Cargo& cargo) {
-    const std::vector<Item> items = take_cargo(node_, self_, to, degree(self_), cargo, r_.program.needs().overdraft);
-    tally_.sent(channel, now(), cargo.load, items);
-    ++sent_;
-    const bool carries = cargo.load > 0 || !items.empty();
-    payload_.clear();
-    if (r_.payloads != nullptr)
-      for (const Item& it : items) {  // the items leave with their data, even to be lost on the wire
-        const std::size_t at = payload_.size();
-        payload_.resize(at + sizeof(std::uint64_t));
-        r_.payloads->pack(it.id, payload_);
-        const std::uint64_t size = payload_.size() - at - sizeof(std::uint64_t);
-        std::memcpy(payload_.data() + at, &size, sizeof size);
-      }
-    if (carries && r_.faults.drop_every > 0 && ++carrying_ % r_.faults.drop_every == 0) {
-      ++lost_;  // fault injection: lost on the wire
-      return;
-    }
-    Header h{self_, tag, static_cast<std::uint32_t>(channel), static_cast<std::uint32_t>(items.size()), cargo.load,
-             {value[0], value[1], value[2]}};
-    const std::size_t items_end = sizeof(Header) + items.size() * sizeof(Item);
-    auto buffer = std::make_unique<std::vector<char>>(items_end + payload_.size());
-    std::memcpy(buffer->data(), &h, sizeof h);
-    if (!items.empty()) std::memcpy(buffer->data() + sizeof h, items.data(), items.size() * sizeof(Item));
-    if (!payload_.empty()) std::memcpy(buffer->data() + items_end, payload_.data(), payload_.size());
-    MPI_Request request;
-    MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, static_cast<int>(info_[to].id), message_tag, comm_,
-              &request);
-    sends_.push_back({request, std::move(buffer)});
-  }
-
-  std::span<const Message> take(NodeId, std::size_t, Channel channel) {
-    auto& box = mailbox_[static_cast<std::size_t>(channel)];
-    taken_.clear();
-    taken_items_.clear();
-    for (Arrived& a : box) {
-      tally_.arrived(now(), a.msg.load, a.items);
-      credit(node_, a.msg.load, a.items, taken_items_);
-      if (r_.payloads != nullptr) unpack(a);
-      taken_.push_back(a.msg);
-    }
-    box.clear();
-    return taken_;
-  }
-
-  void set_timer(NodeId, double delay, std::uint32_t tag) {
-    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
-    timers_.push({now() + delay, timer_seq_++, tag});
-  }
-
-  void execute(NodeId, ItemId item, std::uint32_t tag) {
-    const double seconds = work_seconds(node_, item, speed(self_));
-    node_.execution.begin(node_, item, tag, now(), seconds * r_.work_scale, self_);
-    executing_ = true;  // the kernel runs once the handler has returned
-  }
-
-  void add_load(NodeId, std::size_t, double delta) {
-    own_load(node_, self_, delta, integer_);
-    added_ += delta;
-  }
-
-  void detected(NodeId) { tally_.detected(now()); }
-  void finished(NodeId) { tally_.finished(now()); }
-  void note(std::string_view name, double value) { tally_.note(name, value); }
-
  private:
-  struct Arrived {
-    Message msg;
-    std::vector<Item> items;
-    std::vector<std::byte> payload;  // the items' data, size-prefixed (with ItemPayloads)
-  };
-
-  // Hands each item's data to the application as the program takes the item.
-  void unpack(const Arrived& a) {
-    std::size_t at = 0;
-    for (const Item& it : a.items) {
-      std::uint64_t size = 0;
-      if (a.payload.size() - at < sizeof size) throw std::runtime_error("mpi: an item's payload is cut short");
-      std::memcpy(&size, a.payload.data() + at, sizeof size);
-      at += sizeof size;
-      if (a.payload.size() - at < size) throw std::runtime_error("mpi: an item's payload is cut short");
-      r_.payloads->unpack(it.id, std::span<const std::byte>(a.payload).subspan(at, size));
-      at += size;
-    }
+  static MPI_Comm checked(const EngineRun& r, MPI_Comm comm) {
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    if (static_cast<std::uint64_t>(size) != r.topology.graph.num_nodes())
+      throw InputError({}, r.nodes_key, "gives " + std::to_string(r.topology.graph.num_nodes()) + " nodes and mpirun started " +
+                                            std::to_string(size) + " ranks: engine = \"mpi\" runs one rank per node");
+    return duplicate(comm);
   }
-  struct PendingSend {
-    MPI_Request request;
-    std::unique_ptr<std::vector<char>> buffer;
-  };
+
+  static RankNodeSetup setup(const EngineRun& r, MPI_Comm comm, const std::vector<HostReport>& hosts) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const Graph& g = r.topology.graph;
+    const auto self = static_cast<NodeId>(rank);
+    RankNodeSetup s;
+    s.comm = comm;
+    const bool colored = usable_coloring(r.program, r.coloring, g.num_slots());
+    for (Slot k = g.first_slot(self); k < g.end_slot(self); ++k) {
+      const NodeId j = g.target(k);
+      s.neighbors.push_back({j, g.degree(j), r.platform.node_speed(j), r.platform.link_latency(k), r.platform.link_bandwidth(k),
+                             colored ? static_cast<std::int32_t>(r.coloring->slot_color[k]) : -1, r.initial.load[j]});
+    }
+    s.program = &r.program;
+    s.integer = r.mode == LoadMode::integer;
+    s.speed = r.platform.node_speed(self);
+    s.seed = r.seed;
+    s.payloads = r.payloads;
+    s.faults = r.faults;
+    s.work_scale = r.work_scale;
+    s.shared_processor = oversubscribed(hosts, rank);
+    return s;
+  }
+
   // A sample of the series: every rank's load and load moved so far, gathered on rank 0 without
   // blocking (a rank in the middle of an item joins when it is done).
   struct Sample {
@@ -378,8 +257,8 @@ class MpiRun {
   void post_sample() {
     auto& sp = samples_.emplace_back(std::make_unique<Sample>());
     Sample& x = *sp;
-    x.time = now();
-    x.mine[0] = node_.held(), x.mine[1] = tally_.moved();
+    x.time = node_.now();
+    x.mine[0] = node_.state().held(), x.mine[1] = node_.tally().moved();
     x.all.resize(rank_ == 0 ? 2 * static_cast<std::size_t>(size_) : 0);
     MPI_Igather(x.mine, 2, MPI_DOUBLE, x.all.data(), 2, MPI_DOUBLE, 0, comm_, &x.request);
   }
@@ -402,99 +281,21 @@ class MpiRun {
     }
   }
 
-  Port port_of(NodeId from) const {
-    for (Port p = 0; p < info_.size(); ++p)
-      if (info_[p].id == from) return p;
-    return no_port;
-  }
-
-  // Receives what has arrived; with `deliver`, the program hears of it.
-  bool poll(bool deliver) {
-    bool any = false;
-    while (true) {
-      int flag = 0;
-      MPI_Status status;
-      MPI_Iprobe(MPI_ANY_SOURCE, message_tag, comm_, &flag, &status);
-      if (!flag) return any;
-      int bytes = 0;
-      MPI_Get_count(&status, MPI_BYTE, &bytes);
-      std::vector<char> buffer(static_cast<std::size_t>(bytes));
-      MPI_Recv(buffer.data(), bytes, MPI_BYTE, status.MPI_SOURCE, message_tag, comm_, MPI_STATUS_IGNORE);
-      Header h;
-      std::memcpy(&h, buffer.data(), sizeof h);
-      Arrived a;
-      a.msg.port = port_of(h.from);
-      a.msg.from = h.from;
-      a.msg.tag = h.tag;
-      a.msg.item_count = h.item_count;
-      a.msg.load = h.load;
-      a.msg.value = {h.value[0], h.value[1], h.value[2]};
-      a.items.resize(h.item_count);
-      const std::size_t items_end = sizeof h + h.item_count * sizeof(Item);
-      if (h.item_count) std::memcpy(a.items.data(), buffer.data() + sizeof h, h.item_count * sizeof(Item));
-      a.payload.resize(buffer.size() - items_end);
-      if (!a.payload.empty()) std::memcpy(a.payload.data(), buffer.data() + items_end, a.payload.size());
-      ++received_;
-      const auto channel = static_cast<Channel>(h.channel);
-      mailbox_[h.channel].push_back(std::move(a));
-      any = true;
-      if (deliver && notify_[h.channel]) node_.agent->arrived(ctx_, channel);
-    }
-  }
-
   // The item in hand, for real: the calibrated kernel for its work, then its program hears.
   void run_kernel() {
-    const double seconds = node_.execution.ends - node_.execution.started;
-    volatile double sink = kernel(static_cast<std::uint64_t>(seconds * steps_per_second_));
+    volatile double sink = kernel(static_cast<std::uint64_t>(node_.work_in_hand() * steps_per_second_));
     (void)sink;
-    executing_ = false;
-    completions_.complete(node_.execution, now());
-    node_.agent->timer(ctx_, node_.execution.tag);
-  }
-
-  bool fire_timers() {
-    bool any = false;
-    while (!timers_.empty() && timers_.top().at <= now() && !executing_) {
-      const Timer t = timers_.top();
-      timers_.pop();
-      node_.agent->timer(ctx_, t.tag);
-      any = true;
-    }
-    return any;
-  }
-
-  void reap_sends() {
-    std::erase_if(sends_, [](PendingSend& s) {
-      int done = 0;
-      MPI_Test(&s.request, &done, MPI_STATUS_IGNORE);
-      return done != 0;
-    });
-  }
-
-  // At the stop, or to freeze the run: receive every message still on its way (into the
-  // mailboxes, unheard), so that the recount sees it.
-  void drain() {
-    while (true) {
-      poll(false);
-      reap_sends();
-      std::uint64_t mine[2] = {sent_ - lost_, received_}, all[2];
-      MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_SUM, comm_);
-      if (all[0] == all[1]) break;
-      pause_briefly();
-    }
-    for (PendingSend& s : sends_) MPI_Wait(&s.request, MPI_STATUS_IGNORE);
-    sends_.clear();
+    node_.complete();
   }
 
   // With every rank frozen and nothing in flight: whether every node, counting what reached it,
   // is within the band of its share of the current total (which the waves use from then on).
   bool balanced_when_frozen() {
-    double at_node = node_.held();
-    for (const auto& box : mailbox_)
-      for (const Arrived& a : box) {
-        at_node += a.msg.load;
-        for (const Item& it : a.items) at_node += it.weight;
-      }
+    double at_node = node_.state().held();
+    node_.for_each_waiting([&](double load, std::span<const Item> items) {
+      at_node += load;
+      for (const Item& it : items) at_node += it.weight;
+    });
     double total = 0;
     MPI_Allreduce(&at_node, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
     target_ = total * share_;
@@ -507,37 +308,36 @@ class MpiRun {
   // Gathers every rank's figures on rank 0 and builds the result there.
   RunResult result(StopReason reason) {
     // What arrived after the stop is at this node: it counts in its final load.
+    const NodeState& n = node_.state();
+    const Tally& tally = node_.tally();
     NodeReport mine;
     Ledger::Count own;
-    own.node(node_, node_.execution);
-    own.completed(completions_);
-    for (const auto& box : mailbox_)
-      for (const Arrived& a : box) {
-        own.in_flight(a.msg.load, a.items);
-        if (r_.payloads != nullptr) unpack(a);  // the application keeps their data here
-      }
+    own.node(n, n.execution);
+    own.completed(node_.completions());
+    node_.for_each_waiting([&](double load, std::span<const Item> items) { own.in_flight(load, items); });
+    node_.unpack_waiting();  // the application keeps their data here
     mine.held = own.total();
     mine.divisible = own.load;
     mine.item_weight = own.item_weight;
     mine.start_held = start_held_, mine.start_added = start_added_;
-    mine.added = added_, mine.moved = tally_.moved(), mine.busy = node_.execution.busy, mine.last_completion = completions_.last;
-    mine.finished_at = tally_.finished_count() > 0 ? tally_.finished_at() : -1;
-    mine.detected_at = tally_.detected_at().value_or(-1);
-    mine.completed = completions_.ids.size();
-    mine.control_messages = tally_.messages(Channel::control), mine.data_messages = tally_.messages(Channel::data);
+    mine.added = node_.added(), mine.moved = tally.moved(), mine.busy = n.execution.busy;
+    mine.last_completion = node_.completions().last;
+    mine.finished_at = tally.finished_count() > 0 ? tally.finished_at() : -1;
+    mine.detected_at = tally.detected_at().value_or(-1);
+    mine.completed = node_.completions().ids.size();
+    mine.control_messages = tally.messages(Channel::control), mine.data_messages = tally.messages(Channel::data);
     std::vector<NodeReport> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
     MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, comm_);
     const std::vector<std::uint64_t> every_id = gather(own.items);
     std::vector<NoteReport> my_notes;
-    for (const auto& [name, value] : tally_.notes()) my_notes.push_back(NoteReport::of(name, value));
+    for (const auto& [name, value] : tally.notes()) my_notes.push_back(NoteReport::of(name, value));
     const std::vector<NoteReport> every_note = gather(my_notes);
-    const std::vector<HostReport> every_host = gather(std::vector<HostReport>{HostReport::here()});
+    const std::vector<HostReport>& every_host = hosts_;
     if (rank_ != 0) {
       RunResult elsewhere;
       elsewhere.reported = false;
       return elsewhere;
     }
-
     RunResult out;
     RunSummary& sum = out.summary;
     Ledger ledger;
@@ -611,26 +411,12 @@ class MpiRun {
   const EngineRun& r_;
   const Graph& g_;
   const bool integer_;
-  const MPI_Comm comm_;
+  MPI_Comm comm_;  // the run's own
+  const std::vector<HostReport> hosts_;
+  RankNode node_;  // this rank's node
   int rank_ = 0, size_ = 1;
   NodeId self_ = 0;
-  NodeState node_;  // this rank's node
-  Completions completions_;
-  bool executing_ = false;
-  std::vector<NeighborInfo> info_;
-  bool notify_[channel_count] = {};
-  Rng rng_{1, 0};
-  NodeContext<MpiRun> ctx_;
-  std::vector<Arrived> mailbox_[channel_count];
-  std::vector<Message> taken_;
-  std::vector<Item> taken_items_;
-  std::vector<std::byte> payload_;  // a send's items' data, packed
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  std::uint64_t timer_seq_ = 0;
-  std::deque<PendingSend> sends_;
-  std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0;
-  Tally tally_;
-  double t0_ = 0, end_time_ = 0, added_ = 0, start_held_ = 0, start_added_ = 0, steps_per_second_ = 1e8;
+  double end_time_ = 0, start_held_ = 0, start_added_ = 0, steps_per_second_ = 1e8;
   const BalanceRule rule_;
   Recorder recorder_;           // rank 0: the series of the samples gathered (shares: speed_shares())
   RunResult series_;            // rank 0: those rows
@@ -639,7 +425,6 @@ class MpiRun {
   std::deque<std::unique_ptr<Sample>> samples_;
   std::uint64_t ticks_ = 0, balanced_waves_ = 0;
 };
-
 }  // namespace
 
 RunResult run_mpi(const EngineRun& run, MPI_Comm comm) {

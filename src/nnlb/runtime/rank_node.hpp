@@ -1,0 +1,152 @@
+#pragma once
+// One node of a node program on one MPI rank: what it holds (engine/core/node_state.hpp), its
+// mailboxes and timers, and the Context its agent runs against, over a communicator that carries
+// nothing else (its owner duplicates the application's). The transport under engine = "mpi"
+// (mpi_engine.hpp) and under the MPI library (balancer.hpp).
+//
+// Receiving never blocks in progress(): one receive is posted at all times (MPI_Irecv of any
+// source and tag, eager_bytes long, wire.hpp) and tested. wait() blocks until there is
+// something to do: on the posted receive and the owner's request (MPI_Waitany) when no timer is
+// pending, else by polling them until the next timer is due, yielding the processor between
+// polls. A rank whose host runs more ranks than it has processors (`shared_processor`) must
+// leave them to the ranks that work: it sleeps 50 us between polls instead. Only calls that
+// SimGrid 3.32's SMPI implements are used.
+#include <mpi.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <span>
+#include <vector>
+
+#include "nnlb/engine/core/execution.hpp"
+#include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/node_state.hpp"
+#include "nnlb/engine/core/tally.hpp"
+#include "nnlb/node/payload.hpp"
+#include "nnlb/runtime/wire.hpp"
+
+namespace nnlb {
+
+struct RankNodeSetup {
+  MPI_Comm comm = MPI_COMM_NULL;        // this node's own communicator; node id = rank in it
+  std::vector<NeighborInfo> neighbors;  // by port; NeighborInfo::id is the neighbour's rank
+  const Program* program = nullptr;
+  bool integer = false;
+  double speed = 1e9;                   // C_i (flop/s)
+  std::uint64_t seed = 1;
+  ItemPayloads* payloads = nullptr;     // the application's data behind its items, or none
+  FaultInjection faults{};              // tests: lose or double load-carrying messages
+  // Context::execute: an item's work takes weight x work_scale seconds (its owner runs the
+  // kernel, then calls complete()); 0: the node program may not execute items (the library).
+  double work_scale = 0;
+  bool shared_processor = false;        // more ranks than processors on this host (hosts.hpp)
+};
+
+class RankNode {
+ public:
+  explicit RankNode(RankNodeSetup setup);
+  ~RankNode();
+  RankNode(const RankNode&) = delete;
+  RankNode& operator=(const RankNode&) = delete;
+
+  NodeState& state() { return node_; }
+  const NodeState& state() const { return node_; }
+  // Makes the agent and runs its start handler; now() counts from `t0` (MPI_Wtime).
+  void start(double t0);
+
+  // Receives what has arrived (at most `budget` messages; with `deliver`, the program hears of
+  // each), fires the timers that are due and reaps finished sends. Never blocks; returns whether
+  // anything happened.
+  bool progress(bool deliver = true, std::size_t budget = 1024);
+  // Blocks until a message has arrived, the next timer is due, or `other` (if not null and not
+  // MPI_REQUEST_NULL) has completed; returns at once when an item is in hand.
+  void wait(MPI_Request* other = nullptr);
+  // Collective over the communicator: receives (unheard, into the mailboxes) until every message
+  // sent anywhere has arrived, then completes this rank's sends.
+  void drain();
+
+  // Context::execute: whether an item is in hand, how long its work takes, and its end (the
+  // owner ran the kernel): completed, counted, and the program's timer fires.
+  bool executing() const { return node_.execution.item.has_value(); }
+  double work_in_hand() const { return node_.execution.ends - node_.execution.started; }
+  void complete();
+
+  bool timers_pending() const { return !timers_.empty(); }
+  std::uint64_t sent() const { return sent_; }          // messages put on the wire (duplicates twice)
+  std::uint64_t received() const { return received_; }
+  std::uint64_t lost() const { return lost_; }          // fault injection: load-carrying messages dropped
+  const Tally& tally() const { return tally_; }
+  const Completions& completions() const { return completions_; }
+  double added() const { return added_; }               // Context::add_load, in all
+  // Calls f(load, items) for every message arrived and not taken yet.
+  void for_each_waiting(const std::function<void(double, std::span<const Item>)>& f) const;
+  // Hands the payloads of waiting messages' items to the application (at the end of a run).
+  void unpack_waiting();
+  // The program hears again of what waits on the channels it listens to (after a freeze).
+  void renotify();
+
+  // --- the Context of this node (engine/core/node_context.hpp) ---
+  double now() const { return MPI_Wtime() - t0_; }
+  double speed(NodeId) const { return setup_.speed; }
+  std::uint32_t degree(NodeId) const { return static_cast<std::uint32_t>(setup_.neighbors.size()); }
+  std::span<const NeighborInfo> neighbors(NodeId, std::size_t) const { return setup_.neighbors; }
+  Rng& rng(NodeId) { return rng_; }
+  bool integer_load() const { return setup_.integer; }
+  double load(NodeId) const { return node_.load; }
+  std::span<const Item> items(NodeId) const { return node_.items; }
+  std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
+  void send(NodeId, std::size_t, Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            const Cargo& cargo);
+  std::span<const Message> take(NodeId, std::size_t, Channel channel);
+  void set_timer(NodeId, double delay, std::uint32_t tag);
+  void execute(NodeId, ItemId item, std::uint32_t tag);
+  void add_load(NodeId, std::size_t, double delta);
+  void detected(NodeId) { tally_.detected(now()); }
+  void finished(NodeId) { tally_.finished(now()); }
+  void note(std::string_view name, double value) { tally_.note(name, value); }
+
+ private:
+  struct Timer {
+    double at;
+    std::uint64_t seq;
+    std::uint32_t tag;
+    bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  struct PendingSend {
+    MPI_Request request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    std::vector<std::byte> bytes;
+  };
+
+  void post_receive();
+  void receive(const MPI_Status& status, bool deliver);  // the posted receive has completed
+  bool fire_timers();
+  void reap_sends();
+  void put(std::vector<std::byte> bytes, int to);
+  Port port_of(NodeId from) const;
+
+  RankNodeSetup setup_;
+  NodeId self_ = 0;
+  NodeState node_;
+  NodeContext<RankNode> ctx_;
+  Rng rng_{1, 0};
+  bool notify_[channel_count] = {};
+  std::vector<wire::Decoded> mailbox_[channel_count];
+  std::vector<Message> taken_;
+  std::vector<Item> taken_items_;
+  std::vector<std::byte> payload_;  // scratch: a send's items' data
+  std::vector<std::byte> eager_;    // the posted receive's buffer
+  MPI_Request receive_ = MPI_REQUEST_NULL;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+  std::uint64_t timer_seq_ = 0;
+  std::deque<PendingSend> sends_;
+  std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0;
+  Tally tally_;
+  Completions completions_;
+  double t0_ = 0, added_ = 0;
+};
+
+}  // namespace nnlb

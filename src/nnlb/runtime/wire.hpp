@@ -1,0 +1,63 @@
+#pragma once
+// A node program's message between MPI ranks: a fixed header, the items it carries, then each
+// item's payload (its size in 8 bytes, then its bytes). A message of up to eager_bytes travels
+// in one MPI message of tag eager_tag; a longer one sends its first eager_bytes so, and the rest
+// right after as one message of tag rest_tag, which the receiver takes from the same source
+// before anything else. Every message is checked on arrival: a malformed one (wrong size, magic,
+// channel, sender or load) throws ProtocolError naming the sender.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "nnlb/node/message.hpp"
+
+namespace nnlb::wire {
+
+inline constexpr int eager_tag = 1, rest_tag = 2;
+inline constexpr std::size_t eager_bytes = 64 * 1024;
+inline constexpr std::uint32_t magic = 0x6e6e6c62;  // "nnlb"
+
+struct Header {
+  std::uint32_t magic = wire::magic;
+  std::uint32_t from = 0, tag = 0, channel = 0;
+  std::uint64_t item_count = 0, payload_bytes = 0;
+  double load = 0;
+  double value[3] = {};
+
+  std::uint64_t total_bytes() const { return sizeof(Header) + item_count * sizeof(Item) + payload_bytes; }
+};
+
+// A message from another rank that this protocol cannot have sent.
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The wire bytes of a message: header, items, payloads.
+std::vector<std::byte> encode(const Header& h, std::span<const Item> items, std::span<const std::byte> payload);
+
+// What arrived: the message as the receiver reads it (port set by the caller), its items, and
+// their payloads.
+struct Decoded {
+  Message msg;
+  Channel channel = Channel::control;
+  std::vector<Item> items;
+  std::vector<std::byte> payload;
+};
+
+// The header of the first eager_bytes (or fewer) that arrived from `source`; throws
+// ProtocolError when they cannot start a message of this protocol.
+Header header_of(std::span<const std::byte> first, int source);
+// The whole message, once all header.total_bytes() have arrived; throws ProtocolError when the
+// items or payloads are not what the header says.
+Decoded decode(const Header& h, std::span<const std::byte> bytes);
+
+// Splits a payload area into each item's bytes, in item order; throws ProtocolError when it is
+// cut short or too long.
+std::vector<std::span<const std::byte>> payloads_of(std::span<const std::byte> payload, std::size_t items);
+
+}  // namespace nnlb::wire
