@@ -20,6 +20,7 @@
 #include "nnlb/node/payload.hpp"
 #include "nnlb/policy/domain_policy.hpp"
 #include "nnlb/programs/domain_balancer.hpp"
+#include "nnlb/runtime/balancer.hpp"
 #include "nnlb/runtime/mpi_engine.hpp"
 
 namespace nnlb {
@@ -147,6 +148,90 @@ TEST(MpiEngine, ItemPayloadsTravelWithTheirItems) {
   if (rank < 4) {
     EXPECT_GE(held, 9);  // balanced: 10 each, give or take one
   }
+}
+
+// --- the MPI library (runtime/balancer.hpp) on all the world's ranks ---
+
+TEST(Balancer, NeighboursMustBeSymmetricOnEveryRank) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> right_only;  // a directed ring: rank r lists r + 1 only
+  if (size > 2) right_only.push_back((rank + 1) % size);
+  if (size > 2) {
+    try {
+      mpi::Balancer lb(MPI_COMM_WORLD, right_only);
+      ADD_FAILURE() << "a one-way neighbour list was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("does not list rank"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(mpi::Balancer(MPI_COMM_WORLD), std::invalid_argument);  // no topology, no list
+}
+
+TEST(Balancer, NeighboursOfACartesianCommunicator) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int dims[1] = {size}, periodic[1] = {0}, rank = 0;
+  MPI_Comm line;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periodic, 0, &line);
+  MPI_Comm_rank(line, &rank);
+  std::vector<int> expected;
+  if (rank > 0) expected.push_back(rank - 1);
+  if (rank + 1 < size) expected.push_back(rank + 1);
+  EXPECT_EQ(mpi::topology_neighbours(line), expected);
+  MPI_Comm_free(&line);
+}
+
+// Items with data from rank 0, balanced over a line of all the ranks with balance() calls only:
+// every item ends on exactly one rank with its data unaltered, pinned items stay home, removed
+// ones are gone, arrivals and departures add up, and the load is spread out.
+TEST(Balancer, EveryItemEndsOnOneRankWithItsData) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> line;
+  if (rank > 0) line.push_back(rank - 1);
+  if (rank + 1 < size) line.push_back(rank + 1);
+  mpi::Balancer lb(MPI_COMM_WORLD, line);
+  mpi::ItemStore<std::array<std::uint64_t, 3>> data;
+  lb.set_payloads(&data);
+  std::uint64_t arrivals = 0;
+  lb.on_arrival = [&](ItemId) { ++arrivals; };
+  const ItemId items = 20 * static_cast<ItemId>(size);
+  if (rank == 0) {
+    for (ItemId id = 0; id < items; ++id) {
+      data.put(id, {id, id * id, ~id});
+      lb.add(id, 1 + static_cast<double>(id % 2));
+    }
+    lb.pin(0);
+    lb.pin(1);
+    lb.remove(2);
+    data.erase(2);
+  }
+  for (int k = 0; k < 300; ++k) lb.balance();
+  const mpi::Record r = lb.finish();
+  EXPECT_EQ(arrivals, r.arrived);
+  EXPECT_EQ(r.summary.max_conservation_error, 0);
+  const double total = 1.5 * static_cast<double>(items) - 1;  // item 2 (weight 1) removed
+  EXPECT_DOUBLE_EQ(r.summary.final_total, total);
+  EXPECT_DOUBLE_EQ(r.summary.initial_total, total);
+  EXPECT_LT(r.summary.final_imbalance, r.summary.initial_imbalance / 10);
+  EXPECT_GT(r.summary.load_moved, 0);
+  if (rank == 0) {
+    EXPECT_TRUE(lb.holds(0) && lb.holds(1));
+    EXPECT_FALSE(lb.holds(2));
+  }
+  // Data: what this rank holds, and only that, with the values it was made with.
+  const std::vector<ItemId> held = lb.items();
+  EXPECT_EQ(data.size(), held.size());
+  for (ItemId id : held) {
+    ASSERT_TRUE(data.contains(id)) << id;
+    EXPECT_EQ(data.at(id), (std::array<std::uint64_t, 3>{id, id * id, ~id}));
+  }
+  std::uint64_t count = held.size(), everywhere = 0;
+  MPI_Allreduce(&count, &everywhere, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(everywhere, items - 1);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 #       [-DGENERATOR=Ninja] [-DCXX=<compiler>] [-DMPIEXEC=<mpiexec>] -P run.cmake
 # Installs the nnlb build into WORK_DIR/prefix, builds the consumer project against it with
 # find_package(nnlb), runs it and checks its output; with MPIEXEC (nnlb built with MPI) the MPI
-# consumer on nnlb::runtime too, on 2 ranks. Then builds both again with the flags of pkg-config's
+# consumer on nnlb::runtime too, on 2 ranks, and the installed examples (share/nnlb/examples,
+# a project of their own) on 4. Then builds both again with the flags of pkg-config's
 # nnlb.pc and nnlb-runtime.pc alone.
 cmake_minimum_required(VERSION 3.25)
 foreach(var BUILD_DIR CONSUMER_DIR WORK_DIR)
@@ -83,6 +84,23 @@ if(MPIEXEC)
     message(FATAL_ERROR "install_consumer: unexpected output of the MPI consumer: '${output}'")
   endif()
   message(STATUS "install_consumer (MPI, 2 ranks): ${output}")
+
+  # The installed examples of the MPI library, a project of their own, on 4 ranks.
+  set(examples "${prefix}/share/nnlb/examples")
+  if(NOT EXISTS "${examples}/CMakeLists.txt")
+    message(FATAL_ERROR "install_consumer: the examples were not installed under ${examples}")
+  endif()
+  set(configure_examples ${configure})
+  list(TRANSFORM configure_examples REPLACE "^${CONSUMER_DIR}$" "${examples}")
+  list(TRANSFORM configure_examples REPLACE "^${WORK_DIR}/build$" "${WORK_DIR}/examples")
+  run("configuring the installed examples" ${configure_examples})
+  run("building the installed examples" ${CMAKE_COMMAND} --build "${WORK_DIR}/examples" --config ${CONFIG})
+  string(REPLACE "-np;2" "-np;4" mpirun4 "${mpirun}")
+  foreach(example work_items own_messages)
+    find_program(${example}_exe ${example} PATHS "${WORK_DIR}/examples" "${WORK_DIR}/examples/${CONFIG}" NO_DEFAULT_PATH REQUIRED)
+    run("running the installed example ${example} on 4 ranks" ${mpirun4} "${${example}_exe}")
+    message(STATUS "install_consumer (example ${example}, 4 ranks): ${output}")
+  endforeach()
 endif()
 
 # Without CMake: the compiler flags from pkg-config alone.

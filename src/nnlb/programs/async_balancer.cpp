@@ -43,7 +43,7 @@ class AsyncAgent final : public Agent {
     }
     const double offset = opt_.stagger ? ctx.rng().uniform(0, opt_.lb_period) : 0.0;
     if (opt_.computing && opt_.compute_first) ctx.set_timer(0, compute_timer);
-    ctx.set_timer(offset, balance_timer);
+    if (std::isfinite(opt_.lb_period)) ctx.set_timer(offset, balance_timer);
     if (opt_.computing && !opt_.compute_first) ctx.set_timer(0, compute_timer);
   }
 
@@ -187,7 +187,7 @@ class AsyncAgent final : public Agent {
     for (Port p = 0; p < edges_.size(); ++p)
       reports[p] = {opt_.virtual_load ? edges_[p].last_flow : 0.0, load, edges_[p].counted};
     ctx.send_each(Channel::control, report_tag, reports, opt_.control_bytes);
-    ctx.set_timer(opt_.lb_period, balance_timer);
+    if (std::isfinite(opt_.lb_period)) ctx.set_timer(opt_.lb_period, balance_timer);
   }
 
   const Policy& policy_;

@@ -31,7 +31,7 @@ struct AsyncBalancerOptions {
   double flops_per_unit = 1e5;    // computation per load unit and iteration
   double bytes_per_unit = 1250;   // data message bytes per load unit
   double control_bytes = 64;      // size of a control message
-  double lb_period = 1e-3;        // period of the balancing process (s)
+  double lb_period = 1e-3;        // period of the balancing process (s); infinite: steps on demand only (balance_timer)
   double comp_min_period = 1e-4;  // minimum period of the computing process (s)
   bool virtual_load = false;
   // Dimension exchange: in its k-th step a node balances with the neighbour whose edge has

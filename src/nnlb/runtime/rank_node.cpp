@@ -48,7 +48,7 @@ bool RankNode::progress(bool deliver, std::size_t budget) {
     receive(status, deliver);
     any = true;
   }
-  any = fire_timers() || any;
+  if (deliver) any = fire_timers() || any;
   reap_sends();
   return any;
 }
@@ -162,6 +162,10 @@ void RankNode::unpack_waiting() {
       const auto parts = wire::payloads_of(d.payload, d.items.size());
       for (std::size_t k = 0; k < d.items.size(); ++k) setup_.payloads->unpack(d.items[k].id, parts[k]);
     }
+}
+
+void RankNode::settle() {
+  for (std::size_t c = 0; c < channel_count; ++c) take(self_, 0, static_cast<Channel>(c));
 }
 
 void RankNode::renotify() {

@@ -58,9 +58,10 @@ class RankNode {
   // Makes the agent and runs its start handler; now() counts from `t0` (MPI_Wtime).
   void start(double t0);
 
-  // Receives what has arrived (at most `budget` messages; with `deliver`, the program hears of
-  // each), fires the timers that are due and reaps finished sends. Never blocks; returns whether
-  // anything happened.
+  // Receives what has arrived (at most `budget` messages) and reaps finished sends; with
+  // `deliver`, the program hears of each arrival and the timers that are due fire (without, the
+  // node is frozen: arrivals wait in the mailboxes). Never blocks; returns whether anything
+  // happened.
   bool progress(bool deliver = true, std::size_t budget = 1024);
   // Blocks until a message has arrived, the next timer is due, or `other` (if not null and not
   // MPI_REQUEST_NULL) has completed; returns at once when an item is in hand.
@@ -88,6 +89,15 @@ class RankNode {
   void unpack_waiting();
   // The program hears again of what waits on the channels it listens to (after a freeze).
   void renotify();
+  // Every waiting message's load and items reach the node, unheard (their protocol fields are
+  // dropped): the end of a run whose holdings live on (the MPI library).
+  void settle();
+  // The neighbours' loads at the start, by port (NeighborInfo::initial_load), before start().
+  void know_initial_loads(std::span<const double> by_port) {
+    for (std::size_t p = 0; p < by_port.size() && p < setup_.neighbors.size(); ++p) setup_.neighbors[p].initial_load = by_port[p];
+  }
+  // Calls the program's timer handler with `tag` now (a balancing step on demand).
+  void fire(std::uint32_t tag) { node_.agent->timer(ctx_, tag); }
 
   // --- the Context of this node (engine/core/node_context.hpp) ---
   double now() const { return MPI_Wtime() - t0_; }

@@ -1,0 +1,328 @@
+#include "nnlb/runtime/balancer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/summary.hpp"
+#include "nnlb/metrics/load_stats.hpp"
+#include "nnlb/policy/best_effort.hpp"
+#include "nnlb/programs/async_balancer.hpp"
+#include "nnlb/runtime/hosts.hpp"
+#include "nnlb/runtime/rank_node.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb::mpi {
+
+// Between the node program's transport and the application: counts the items that leave and
+// arrive and tells the application, after its own codec (if any) packed or unpacked them.
+class Balancer::Payloads final : public ItemPayloads {
+ public:
+  explicit Payloads(Balancer& b) : b_(b) {}
+  void pack(ItemId item, std::vector<std::byte>& out) override {
+    if (user != nullptr) user->pack(item, out);
+    ++departed;
+    if (b_.on_departure) b_.on_departure(item);
+  }
+  void unpack(ItemId item, std::span<const std::byte> bytes) override {
+    if (user != nullptr) user->unpack(item, bytes);
+    ++arrived;
+    if (b_.on_arrival) b_.on_arrival(item);
+  }
+  ItemPayloads* user = nullptr;
+  std::uint64_t arrived = 0, departed = 0;
+
+ private:
+  Balancer& b_;
+};
+
+std::vector<int> topology_neighbours(MPI_Comm comm) {
+  int kind = MPI_UNDEFINED, rank = 0;
+  MPI_Topo_test(comm, &kind);
+  MPI_Comm_rank(comm, &rank);
+  std::vector<int> out;
+  if (kind == MPI_CART) {
+    int dims = 0;
+    MPI_Cartdim_get(comm, &dims);
+    for (int d = 0; d < dims; ++d) {
+      int below = MPI_PROC_NULL, above = MPI_PROC_NULL;
+      MPI_Cart_shift(comm, d, 1, &below, &above);
+      for (int q : {below, above})
+        if (q != MPI_PROC_NULL) out.push_back(q);
+    }
+  } else if (kind == MPI_GRAPH) {
+    int count = 0;
+    MPI_Graph_neighbors_count(comm, rank, &count);
+    out.resize(static_cast<std::size_t>(count));
+    MPI_Graph_neighbors(comm, rank, count, out.data());
+  } else if (kind == MPI_DIST_GRAPH) {
+    int in = 0, outs = 0, weighted = 0;
+    MPI_Dist_graph_neighbors_count(comm, &in, &outs, &weighted);
+    std::vector<int> sources(static_cast<std::size_t>(in)), targets(static_cast<std::size_t>(outs));
+    MPI_Dist_graph_neighbors(comm, in, sources.data(), MPI_UNWEIGHTED, outs, targets.data(), MPI_UNWEIGHTED);
+    out = sources;
+    out.insert(out.end(), targets.begin(), targets.end());
+  } else {
+    throw std::invalid_argument("nnlb::mpi: the communicator has no topology (Cartesian or graph): give the neighbours");
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  std::erase(out, rank);  // a periodic dimension of extent 1 or 2
+  return out;
+}
+
+namespace {
+
+// Every rank's list, concatenated in rank order, with each rank's count.
+std::pair<std::vector<int>, std::vector<int>> all_lists(MPI_Comm comm, const std::vector<int>& mine) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  const int n = static_cast<int>(mine.size());
+  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int q = 0; q < size; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
+  std::vector<int> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), n, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, comm);
+  return {std::move(all), std::move(counts)};
+}
+
+// The same check on every rank: each list names other ranks, once each, symmetrically.
+void check_neighbours(MPI_Comm comm, const std::vector<int>& mine) {
+  const auto [all, counts] = all_lists(comm, mine);
+  const int size = static_cast<int>(counts.size());
+  std::set<std::pair<int, int>> edges;
+  std::size_t at = 0;
+  for (int r = 0; r < size; ++r)
+    for (int k = 0; k < counts[static_cast<std::size_t>(r)]; ++k) {
+      const int s = all[at++];
+      if (s < 0 || s >= size || s == r)
+        throw std::invalid_argument("nnlb::mpi: rank " + std::to_string(r) + " lists " + std::to_string(s) + " as a neighbour");
+      if (!edges.insert({r, s}).second)
+        throw std::invalid_argument("nnlb::mpi: rank " + std::to_string(r) + " lists neighbour " + std::to_string(s) + " twice");
+    }
+  for (const auto& [r, s] : edges)
+    if (!edges.contains({s, r}))
+      throw std::invalid_argument("nnlb::mpi: rank " + std::to_string(r) + " lists rank " + std::to_string(s) +
+                                  " as a neighbour, and rank " + std::to_string(s) + " does not list rank " + std::to_string(r));
+}
+
+}  // namespace
+
+Balancer::Balancer(MPI_Comm comm, Options options) : Balancer(comm, topology_neighbours(comm), std::move(options)) {}
+
+Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
+    : neighbours_(std::move(neighbours)), options_(std::move(options)) {
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  try {
+    check_neighbours(comm_, neighbours_);
+    policy_ = options_.policy ? options_.policy : std::make_shared<BestEffort>(1.0);
+    if (!(options_.period >= 0)) throw std::invalid_argument("nnlb::mpi: the balancing period must be >= 0 seconds");
+    AsyncBalancerOptions a;
+    a.lb_period = options_.period > 0 ? options_.period : std::numeric_limits<double>::infinity();
+    a.virtual_load = options_.virtual_load;
+    a.items = true;
+    a.computing = false;
+    a.choose = options_.choose;
+    try {
+      program_ = std::make_unique<AsyncBalancer>(*policy_, a);
+    } catch (const InputError& e) {
+      throw std::invalid_argument("nnlb::mpi: " + std::string(e.what()));
+    }
+  } catch (...) {
+    MPI_Comm_free(&comm_);
+    throw;
+  }
+  // Each neighbour's degree, from every rank's count.
+  std::vector<int> degree(static_cast<std::size_t>(size_));
+  const int mine = static_cast<int>(neighbours_.size());
+  MPI_Allgather(&mine, 1, MPI_INT, degree.data(), 1, MPI_INT, comm_);
+  payloads_ = std::make_unique<Payloads>(*this);
+  RankNodeSetup s;
+  s.comm = comm_;
+  for (int q : neighbours_) s.neighbors.push_back({static_cast<NodeId>(q), static_cast<std::uint32_t>(degree[static_cast<std::size_t>(q)])});
+  s.program = program_.get();
+  s.seed = options_.seed;
+  s.payloads = payloads_.get();
+  s.shared_processor = oversubscribed(gather_hosts(comm_), rank_);
+  node_ = std::make_unique<RankNode>(std::move(s));
+}
+
+Balancer::~Balancer() {
+  node_.reset();  // its posted receive is cancelled first
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void Balancer::add(ItemId id, double weight) {
+  if (!(weight >= 0 && std::isfinite(weight))) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " weighs " + std::to_string(weight));
+  if (holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is already here");
+  node_->state().add({id, weight, 0});
+  registered_ += weight;
+}
+
+void Balancer::set_weight(ItemId id, double weight) {
+  if (!(weight >= 0 && std::isfinite(weight))) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " weighs " + std::to_string(weight));
+  Holdings& h = node_->state();
+  if (const auto p = pinned_.find(id); p != pinned_.end()) {
+    h.load += weight - p->second;
+    registered_ += weight - p->second;
+    p->second = weight;
+    return;
+  }
+  const std::size_t k = h.position(id);
+  if (k == h.items.size()) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
+  h.item_weight += weight - h.items[k].weight;
+  registered_ += weight - h.items[k].weight;
+  h.items[k].weight = weight;
+}
+
+void Balancer::measured(double seconds) {
+  const double total = load();
+  if (!(seconds >= 0 && std::isfinite(seconds))) throw std::invalid_argument("nnlb::mpi: measured " + std::to_string(seconds) + " s");
+  if (total <= 0) return;
+  const double factor = seconds / total;
+  Holdings& h = node_->state();
+  h.item_weight = 0;
+  for (Item& it : h.items) it.weight *= factor, h.item_weight += it.weight;
+  h.load = 0;
+  for (auto& [id, w] : pinned_) w *= factor, h.load += w;
+  registered_ += load() - total;
+}
+
+void Balancer::pin(ItemId id) {
+  if (pinned_.contains(id)) return;
+  const ItemId one[] = {id};
+  if (node_->state().position(id) == node_->state().items.size())
+    throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
+  const Item it = node_->state().extract(one).front();
+  pinned_[id] = it.weight;
+  node_->state().load += it.weight;
+}
+
+void Balancer::unpin(ItemId id) {
+  const auto p = pinned_.find(id);
+  if (p == pinned_.end()) return;
+  node_->state().load -= p->second;
+  node_->state().add({id, p->second, 0});
+  pinned_.erase(p);
+}
+
+void Balancer::remove(ItemId id) {
+  Holdings& h = node_->state();
+  if (const auto p = pinned_.find(id); p != pinned_.end()) {
+    h.load -= p->second;
+    registered_ -= p->second;
+    pinned_.erase(p);
+    return;
+  }
+  if (h.position(id) == h.items.size()) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
+  const ItemId one[] = {id};
+  registered_ -= h.extract(one).front().weight;
+}
+
+bool Balancer::holds(ItemId id) const {
+  return pinned_.contains(id) || node_->state().position(id) < node_->state().items.size();
+}
+
+std::vector<ItemId> Balancer::items() const {
+  std::vector<ItemId> out;
+  for (const Item& it : node_->state().items) out.push_back(it.id);
+  for (const auto& [id, w] : pinned_) out.push_back(id);
+  return out;
+}
+
+double Balancer::load() const { return node_->state().held(); }
+
+void Balancer::set_payloads(ItemPayloads* payloads) {
+  if (started_) throw std::logic_error("nnlb::mpi: set_payloads after start()");
+  payloads_->user = payloads;
+}
+
+void Balancer::start() {
+  if (started_) return;
+  started_ = true;
+  // Every rank's load: the neighbours' are set-up knowledge, all of them the record's start.
+  const double mine = load();
+  record_start_.resize(static_cast<std::size_t>(size_));
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, record_start_.data(), 1, MPI_DOUBLE, comm_);
+  std::vector<double> by_port;
+  for (int q : neighbours_) by_port.push_back(record_start_[static_cast<std::size_t>(q)]);
+  node_->know_initial_loads(by_port);
+  MPI_Barrier(comm_);
+  node_->start(MPI_Wtime());
+}
+
+void Balancer::progress() {
+  if (finished_) throw std::logic_error("nnlb::mpi: progress() after finish()");
+  start();
+  node_->progress(true);
+}
+
+void Balancer::balance() {
+  progress();
+  if (options_.period == 0) node_->fire(AsyncBalancer::balance_timer);
+}
+
+Record Balancer::finish() {
+  if (finished_) throw std::logic_error("nnlb::mpi: finish() called twice");
+  start();
+  finished_ = true;
+  node_->drain();
+  node_->settle();  // what was on its way is here now
+  Record rec;
+  rec.initial_load = record_start_;
+  rec.arrived = payloads_->arrived, rec.departed = payloads_->departed;
+  const double mine = load();
+  rec.final_load.resize(static_cast<std::size_t>(size_));
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, rec.final_load.data(), 1, MPI_DOUBLE, comm_);
+  const Tally& tally = node_->tally();
+  double sums[4] = {registered_, tally.moved(), static_cast<double>(tally.messages(Channel::control)),
+                    static_cast<double>(tally.messages(Channel::data))};
+  double all[4];
+  MPI_Allreduce(sums, all, 4, MPI_DOUBLE, MPI_SUM, comm_);
+  double time = node_->now(), longest = 0;
+  MPI_Allreduce(&time, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  // Conservation, recounted: every item on exactly one rank, and the weight held everywhere is
+  // the weight the application registered (less what it removed).
+  std::vector<int> ids;  // as pairs of ints: an ItemId is 64 bits
+  for (ItemId id : items()) ids.push_back(static_cast<int>(id & 0xffffffffu)), ids.push_back(static_cast<int>(id >> 32));
+  const auto [every, counts] = all_lists(comm_, ids);
+  std::vector<ItemId> seen;
+  for (std::size_t k = 0; k + 1 < every.size(); k += 2)
+    seen.push_back(static_cast<ItemId>(static_cast<std::uint32_t>(every[k])) | static_cast<ItemId>(static_cast<std::uint32_t>(every[k + 1])) << 32);
+  std::sort(seen.begin(), seen.end());
+  if (const auto twice = std::adjacent_find(seen.begin(), seen.end()); twice != seen.end())
+    throw ConservationError("nnlb::mpi: item " + std::to_string(*twice) + " is on two ranks at the end");
+  const double held = std::accumulate(rec.final_load.begin(), rec.final_load.end(), 0.0);
+  const double error = std::abs(held - all[0]) / std::max(std::abs(all[0]), 1e-300);
+  if (error > 1e-9)
+    throw ConservationError("nnlb::mpi: the ranks hold a weight of " + std::to_string(held) + " and the application registered " +
+                            std::to_string(all[0]));
+  RunSummary& sum = rec.summary;
+  const LoadStats first = load_stats<double>(rec.initial_load, {}), last = load_stats<double>(rec.final_load, {});
+  open_summary(sum, first, first.total);
+  double grain = 0;
+  for (const Item& it : node_->state().items) grain = std::max(grain, it.weight);
+  MPI_Allreduce(MPI_IN_PLACE, &grain, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  const BalanceRule rule{options_.band, grain};
+  close_summary(sum, StopReason::finished, rule.all_within(rec.final_load, held, {}), last, rec.final_load, all[1]);
+  sum.final_total = held;
+  sum.max_conservation_error = error;
+  TimeMetrics t;
+  t.time = longest;
+  t.control_messages = static_cast<std::uint64_t>(all[2]);
+  t.data_messages = static_cast<std::uint64_t>(all[3]);
+  t.events = t.control_messages + t.data_messages;
+  t.data_transferred = held > 0 ? all[1] / held : 0;
+  sum.timing = t;
+  return rec;
+}
+
+}  // namespace nnlb::mpi

@@ -1,0 +1,191 @@
+#pragma once
+// nnlb as an MPI library: an application balances its own work items between neighbouring ranks
+// while it runs. Each rank registers its items (identity and weight: measured seconds, or an
+// estimate), and calls balance() or progress() from its own loop; a balancing policy of this
+// toolkit (best effort, Bertsekas-Tsitsiklis, FOS, ...) decides from the rank's local view which
+// weight goes to which neighbour, and whole items leave and arrive with their data (pack /
+// unpack, or a ready ItemStore). finish(), collective, ends the balancing with every item on
+// exactly one rank and returns the run's record on every rank.
+//
+//   nnlb::mpi::Balancer lb(cartesian_comm);            // neighbours: one step in each dimension
+//   nnlb::mpi::ItemStore<std::vector<double>> data;    // the items' data
+//   lb.set_payloads(&data);
+//   for (auto& [id, v] : my_work) { data.put(id, v); lb.add(id, cost(v)); }
+//   while (!done) { compute_one_of(lb.items(), data); lb.balance(); }
+//   nnlb::mpi::Record r = lb.finish();                 // collective
+//
+// examples/ has whole programs; docs/mpi.md is the guide.
+//
+// The balancer works on a duplicate of the communicator: it never receives the application's
+// messages, nor they its. It needs MPI_THREAD_SINGLE or more (all calls from one thread, the
+// thread that calls balance()). Open MPI 4.1 has no asynchronous progress: items move only while
+// the application calls balance(), progress() or finish(); call one of them at least once per
+// balancing period (every iteration of a loop of 1-100 ms is right). Each call does a bounded
+// amount of work and never blocks. Only MPI calls that SimGrid's SMPI implements are used, so
+// the same program runs on simulated platforms (smpicxx / smpirun).
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "nnlb/engine/core/result.hpp"
+#include "nnlb/node/payload.hpp"
+#include "nnlb/policy/item_choice.hpp"
+#include "nnlb/policy/policy.hpp"
+#include "nnlb/runtime/wire.hpp"
+
+namespace nnlb {
+class RankNode;
+class AsyncBalancer;
+}  // namespace nnlb
+
+namespace nnlb::mpi {
+
+// What a rank throws when it receives a message on the balancer's communicator that nnlb's
+// protocol cannot have sent (wire.hpp). End the job then with MPI_Abort from that rank.
+using ProtocolError = wire::ProtocolError;
+
+struct Options {
+  // The decision rule (policy/); null: best effort with leveling k = 1 (Couturier et al. sec. 4).
+  std::shared_ptr<const Policy> policy;
+  // Seconds between two balancing steps of a rank, taken while the application calls progress()
+  // or balance(); 0: one step per call of balance() (a loosely-synchronous application).
+  double period = 0;
+  bool virtual_load = false;  // Couturier et al. sec. 6: count announced load before it arrives
+  // Which items carry a transfer (e.g. those whose neighbours already live at the destination);
+  // empty: the heaviest that fit (policy/item_choice.hpp).
+  ItemChoice choose{};
+  double band = 0.01;         // Record::summary.balanced: every rank within band x the mean
+  std::uint64_t seed = 1;     // the ranks' random streams (randomized policies)
+};
+
+// The run's record, the same on every rank: the summary as every engine of nnlb writes it
+// (docs/result-schema.md: imbalance at the start and end, weight moved, messages, time), each
+// rank's weight at start() and at the end, and this rank's own moves.
+struct Record {
+  RunSummary summary;
+  std::vector<double> initial_load, final_load;  // per rank
+  std::uint64_t arrived = 0, departed = 0;       // items, this rank
+};
+
+// Neighbours from the communicator's own topology: a Cartesian one (the ranks one step away in
+// each dimension) or a graph or distributed graph. std::invalid_argument when it has none.
+std::vector<int> topology_neighbours(MPI_Comm comm);
+
+class Balancer {
+ public:
+  // Collective over `comm`. `neighbours`: ranks of `comm`, each listed once, symmetric (if r
+  // lists s, s lists r; std::invalid_argument otherwise, on every rank).
+  Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options = {});
+  // Neighbours from `comm`'s topology (topology_neighbours).
+  explicit Balancer(MPI_Comm comm, Options options = {});
+  ~Balancer();
+  Balancer(const Balancer&) = delete;
+  Balancer& operator=(const Balancer&) = delete;
+
+  // --- the application's items on this rank ---
+  void add(ItemId id, double weight);        // a new item here (ids unique over all ranks)
+  void set_weight(ItemId id, double weight); // a new estimate or measurement of its cost
+  // Scales this rank's weights so that they sum to `seconds` (its last iteration, measured).
+  void measured(double seconds);
+  void pin(ItemId id);                       // it stays on this rank (its weight still counts)
+  void unpin(ItemId id);
+  void remove(ItemId id);                    // done, or dropped by the application
+  bool holds(ItemId id) const;
+  std::vector<ItemId> items() const;         // held here now, pinned ones included
+  double load() const;                       // their weight
+  // The items' data: packed as an item leaves, unpacked where it arrives (or none: only the
+  // identities move). Set before start(); the object must outlive the balancer.
+  void set_payloads(ItemPayloads* payloads);
+  // Called for every item that arrived here or left (after unpack / pack).
+  std::function<void(ItemId)> on_arrival, on_departure;
+
+  // --- running ---
+  // Collective, once, after this rank's items are registered: the ranks exchange their loads
+  // and the balancing starts. The first balance() or progress() calls it if nobody did.
+  void start();
+  // Receives and sends what is due without blocking, and with a period, balances when due.
+  void progress();
+  // progress(), and a balancing step now when the period is 0.
+  void balance();
+  // Collective: no new decision; every item in flight arrives; the record, on every rank.
+  // ConservationError when an item is lost, doubled or its weight changed on the way.
+  Record finish();
+
+  // The balancer's own communicator (a duplicate of the one given).
+  MPI_Comm communicator() const { return comm_; }
+
+ private:
+  class Payloads;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  std::vector<int> neighbours_;
+  Options options_;
+  std::shared_ptr<const Policy> policy_;
+  std::unique_ptr<AsyncBalancer> program_;
+  std::unique_ptr<Payloads> payloads_;
+  std::unique_ptr<RankNode> node_;
+  std::unordered_map<ItemId, double> pinned_;
+  double registered_ = 0;  // weight added less weight removed, and changes of weight, here
+  std::vector<double> record_start_;  // every rank's load at start()
+  bool started_ = false, finished_ = false;
+};
+
+// Ready-made data for items: a value per item of a trivially copyable type, or a std::vector of
+// one, copied byte for byte.
+template <class T>
+class ItemStore final : public ItemPayloads {
+ public:
+  void put(ItemId id, T value) { values_[id] = std::move(value); }
+  T& at(ItemId id) { return values_.at(id); }
+  const T& at(ItemId id) const { return values_.at(id); }
+  bool contains(ItemId id) const { return values_.contains(id); }
+  std::size_t size() const { return values_.size(); }
+  void erase(ItemId id) { values_.erase(id); }
+  const std::unordered_map<ItemId, T>& all() const { return values_; }
+
+  void pack(ItemId id, std::vector<std::byte>& out) override {
+    const auto it = values_.find(id);
+    if (it == values_.end()) throw std::logic_error("ItemStore: item " + std::to_string(id) + " has no data here");
+    const std::span<const std::byte> bytes = as_bytes(it->second);
+    out.insert(out.end(), bytes.begin(), bytes.end());
+    values_.erase(it);
+  }
+  void unpack(ItemId id, std::span<const std::byte> bytes) override { values_[id] = from_bytes(bytes); }
+
+ private:
+  template <class U>
+  static std::span<const std::byte> as_bytes(const U& v) {
+    static_assert(std::is_trivially_copyable_v<U>, "ItemStore holds trivially copyable values or std::vector of them");
+    return std::as_bytes(std::span<const U>(&v, 1));
+  }
+  template <class U>
+  static std::span<const std::byte> as_bytes(const std::vector<U>& v) {
+    static_assert(std::is_trivially_copyable_v<U>, "ItemStore holds trivially copyable values or std::vector of them");
+    return std::as_bytes(std::span<const U>(v));
+  }
+  static T from_bytes(std::span<const std::byte> bytes) {
+    T v{};
+    if constexpr (requires { v.data(); v.resize(0); }) {
+      using U = typename T::value_type;
+      if (bytes.size() % sizeof(U) != 0) throw std::runtime_error("ItemStore: an item's data is not whole values");
+      v.resize(bytes.size() / sizeof(U));
+      std::memcpy(v.data(), bytes.data(), bytes.size());
+    } else {
+      if (bytes.size() != sizeof(T)) throw std::runtime_error("ItemStore: an item's data has the wrong size");
+      std::memcpy(&v, bytes.data(), sizeof(T));
+    }
+    return v;
+  }
+  std::unordered_map<ItemId, T> values_;
+};
+
+}  // namespace nnlb::mpi
