@@ -1,0 +1,73 @@
+// What balance() costs an application whose load is already balanced (issue 27's acceptance:
+// under 1 % of a 10 ms iteration). Each rank holds the same items; an iteration is 10 ms of
+// work (a loop until 10 ms of wall time have passed), then one balance() call. The same loop
+// without the call is the reference; they alternate, `rounds` times each, and the program prints
+// the median of each and the overhead per iteration. Run with ranks <= cores:
+//
+//   mpiexec -np 2 build/bench/mpi_balance_overhead [iterations=200] [rounds=5]
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "nnlb/runtime/balancer.hpp"
+
+namespace {
+
+void work_for(double seconds) {
+  const double until = MPI_Wtime() + seconds;
+  volatile double x = 1;
+  while (MPI_Wtime() < until) x = x * 1.0000001 + 1e-9;
+}
+
+// Seconds for `iterations` iterations of 10 ms, with or without a balance() call in each.
+double loop(nnlb::mpi::Balancer& lb, int iterations, bool balancing) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = MPI_Wtime();
+  for (int it = 0; it < iterations; ++it) {
+    work_for(0.01);
+    if (balancing) lb.balance();
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return MPI_Wtime() - t0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int iterations = argc > 1 ? std::stoi(argv[1]) : 200;
+  const int rounds = argc > 2 ? std::stoi(argv[2]) : 5;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> ring;
+  if (size > 1) ring.push_back((rank + 1) % size);
+  if (size > 2) ring.push_back((rank + size - 1) % size);
+  std::vector<double> with, without;
+  std::uint64_t moved = 0;
+  for (int r = 0; r < rounds; ++r) {
+    nnlb::mpi::Balancer lb(MPI_COMM_WORLD, ring);
+    for (nnlb::ItemId k = 0; k < 100; ++k) lb.add(static_cast<nnlb::ItemId>(rank) * 100 + k, 1.0);
+    lb.start();
+    without.push_back(loop(lb, iterations, false));
+    with.push_back(loop(lb, iterations, true));
+    moved += lb.finish().summary.timing->data_messages;
+  }
+  if (rank == 0) {
+    const double a = median(with), b = median(without);
+    std::printf("ranks %d, %d iterations of 10 ms, %d rounds: with balance() %.4f s, without %.4f s (medians)\n", size, iterations,
+                rounds, a, b);
+    std::printf("overhead per iteration: %.1f us = %.3f %% of 10 ms; items moved on a balanced load: %llu messages\n",
+                (a - b) / iterations * 1e6, (a - b) / b * 100, static_cast<unsigned long long>(moved));
+  }
+  MPI_Finalize();
+  return 0;
+}
