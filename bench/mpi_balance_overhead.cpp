@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "nnlb/runtime/balancer.hpp"
+#include "nnlb/mpi/balancer.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 //   mpiexec -np 4 own_messages [iterations] [--inject]
 #include <mpi.h>
 
-#include <nnlb/runtime/balancer.hpp>
+#include <nnlb/mpi/balancer.hpp>
 
 #include <cstdint>
 #include <cstdio>

@@ -12,7 +12,7 @@
 #include <nnlb/policy/bertsekas_tsitsiklis.hpp>
 #include <nnlb/policy/best_effort.hpp>
 #include <nnlb/policy/diffusion.hpp>
-#include <nnlb/runtime/balancer.hpp>
+#include <nnlb/mpi/balancer.hpp>
 
 #include <bit>
 #include <cmath>

@@ -20,7 +20,7 @@
 #include "nnlb/node/payload.hpp"
 #include "nnlb/policy/domain_policy.hpp"
 #include "nnlb/programs/domain_balancer.hpp"
-#include "nnlb/runtime/balancer.hpp"
+#include "nnlb/mpi/balancer.hpp"
 #include "nnlb/runtime/mpi_engine.hpp"
 
 namespace nnlb {
@@ -150,7 +150,7 @@ TEST(MpiEngine, ItemPayloadsTravelWithTheirItems) {
   }
 }
 
-// --- the MPI library (runtime/balancer.hpp) on all the world's ranks ---
+// --- the MPI library (mpi/balancer.hpp) on all the world's ranks ---
 
 TEST(Balancer, NeighboursMustBeSymmetricOnEveryRank) {
   int rank = 0, size = 0;

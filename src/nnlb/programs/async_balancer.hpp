@@ -12,7 +12,7 @@
 //
 // Items (an application's work items): the node balances the weight of the items it holds (its
 // divisible load counts but stays: work pinned to it) and a decision ships whole items at once,
-// those `choose` picks (policy/item_choice.hpp). Without the computing process (`computing`
+// those `choose` picks (programs/item_choice.hpp). Without the computing process (`computing`
 // false: the application computes, as in the MPI library), arrivals are taken as they land.
 //
 // Knowledge of a neighbour's load is its last report plus what this node committed to it that
@@ -22,7 +22,7 @@
 #include <cstdint>
 
 #include "nnlb/node/agent.hpp"
-#include "nnlb/policy/item_choice.hpp"
+#include "nnlb/programs/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
 
 namespace nnlb {

@@ -38,7 +38,7 @@
 
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/node/payload.hpp"
-#include "nnlb/policy/item_choice.hpp"
+#include "nnlb/programs/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
 #include "nnlb/runtime/wire.hpp"
 
@@ -61,7 +61,7 @@ struct Options {
   double period = 0;
   bool virtual_load = false;  // Couturier et al. sec. 6: count announced load before it arrives
   // Which items carry a transfer (e.g. those whose neighbours already live at the destination);
-  // empty: the heaviest that fit (policy/item_choice.hpp).
+  // empty: the heaviest that fit (programs/item_choice.hpp).
   ItemChoice choose{};
   double band = 0.01;         // Record::summary.balanced: every rank within band x the mean
   std::uint64_t seed = 1;     // the ranks' random streams (randomized policies)
@@ -116,6 +116,10 @@ class Balancer {
   void progress();
   // progress(), and a balancing step now when the period is 0.
   void balance();
+  // Collective: balance(), then wait until every item any rank sent has arrived (and was
+  // unpacked): a loosely-synchronous application's step, after which each rank's items are
+  // settled until its next call.
+  void balance_and_wait();
   // Collective: no new decision; every item in flight arrives; the record, on every rank.
   // ConservationError when an item is lost, doubled or its weight changed on the way.
   Record finish();

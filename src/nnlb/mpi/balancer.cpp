@@ -1,4 +1,4 @@
-#include "nnlb/runtime/balancer.hpp"
+#include "nnlb/mpi/balancer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -268,6 +268,12 @@ void Balancer::progress() {
 void Balancer::balance() {
   progress();
   if (options_.period == 0) node_->fire(AsyncBalancer::balance_timer);
+}
+
+void Balancer::balance_and_wait() {
+  balance();
+  node_->drain();
+  node_->renotify();  // the program takes what came (its data channel), reports wait for its next step
 }
 
 Record Balancer::finish() {
