@@ -6,8 +6,8 @@
 // band of columns is at that iteration, and the band sweeps across the grid, so a static split
 // goes out of balance. Between two iterations the ranks re-weigh their columns (the band's
 // position is known) and balance_and_wait() moves whole columns between neighbouring ranks; the
-// item choice sends the columns at the edge that faces the receiver, so blocks stay contiguous
-// and never empty. The check: the final grid equals the serial computation bit for bit.
+// item choice sends the columns at the edge that faces the receiver, all in one direction per
+// step, so blocks stay contiguous and never empty. The check: the final grid equals the serial computation bit for bit.
 //
 //   mpiexec -np 4 stencil [columns=96] [iterations=60] [--no-balance]
 #include <mpi.h>
@@ -98,10 +98,15 @@ int run(int argc, char** argv) {
   if (rank > 0) line.push_back(rank - 1);
   if (rank + 1 < size) line.push_back(rank + 1);
   nnlb::mpi::Options options;
-  // The columns at the edge that faces the receiver, while they fit; never the last one.
-  options.choose = [rank](nnlb::NodeId to, double amount, std::span<const nnlb::Item> movable, std::vector<nnlb::ItemId>& out) {
-    std::vector<nnlb::Item> order(movable.begin(), movable.end());
+  // The columns at the edge that faces the receiver, while they fit; never the last one. In one
+  // step all columns move the same way (rightwards on even iterations, leftwards on odd ones):
+  // two neighbours that swapped edge columns at once would both end with a gap.
+  int iteration = 0;
+  options.choose = [rank, &iteration](nnlb::NodeId to, double amount, std::span<const nnlb::Item> movable,
+                                      std::vector<nnlb::ItemId>& out) {
     const bool rightwards = static_cast<int>(to) > rank;
+    if (rightwards != (iteration % 2 == 0)) return;
+    std::vector<nnlb::Item> order(movable.begin(), movable.end());
     std::sort(order.begin(), order.end(), [&](const nnlb::Item& a, const nnlb::Item& b) { return rightwards ? a.id > b.id : a.id < b.id; });
     double left = amount;
     for (std::size_t k = 0; k + 1 < order.size() && order[k].weight <= left; ++k) out.push_back(order[k].id), left -= order[k].weight;
@@ -119,6 +124,7 @@ int run(int argc, char** argv) {
   const double t0 = MPI_Wtime();
   double busy = 0;
   for (int it = 0; it < iterations; ++it) {
+    iteration = it;
     // The block this rank holds now, and the halos: the neighbours' edge columns.
     std::map<int, Column> block;
     for (const auto& [id, v] : grid.all()) block.emplace(static_cast<int>(id), v);
