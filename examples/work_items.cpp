@@ -7,6 +7,9 @@
 // computed without balancing (on rank 0, serially).
 //
 //   mpiexec -np 4 work_items [items] [--no-balance] [--policy best-effort|bt|fos]
+//
+// Built with Zoltan (work_items_zoltan, when Trilinos' Zoltan is found), --zoltan repartitions
+// the same items once with Zoltan instead, the tool a user would otherwise pick (docs/mpi.md).
 #include <mpi.h>
 
 #include <nnlb/policy/bertsekas_tsitsiklis.hpp>
@@ -23,7 +26,13 @@
 #include <string>
 #include <vector>
 
+#ifdef NNLB_EXAMPLE_ZOLTAN
+#include <zoltan.h>
+#endif
+
 namespace {
+
+using Store = nnlb::mpi::ItemStore<std::vector<double>>;
 
 // Item `id`'s data: deterministic, 200 + (id % 7) * 150 values.
 std::vector<double> make_item(std::uint64_t id) {
@@ -51,16 +60,63 @@ std::shared_ptr<const nnlb::Policy> policy_named(const std::string& name) {
   throw std::invalid_argument("work_items: unknown policy '" + name + "' (best-effort, bt, fos)");
 }
 
+#ifdef NNLB_EXAMPLE_ZOLTAN
+// Zoltan's repartitioning of the items, by weight (BLOCK: ranges of ids of equal weight), the
+// items' data migrated by Zoltan with its size / pack / unpack callbacks.
+void repartition_with_zoltan(Store& data) {
+  float version = 0;
+  Zoltan_Initialize(0, nullptr, &version);
+  Zoltan_Struct* zz = Zoltan_Create(MPI_COMM_WORLD);
+  for (const auto& [key, value] : {std::pair{"LB_METHOD", "BLOCK"}, {"NUM_GID_ENTRIES", "1"}, {"NUM_LID_ENTRIES", "0"},
+                                   {"OBJ_WEIGHT_DIM", "1"}, {"RETURN_LISTS", "ALL"}, {"AUTO_MIGRATE", "TRUE"}, {"DEBUG_LEVEL", "0"}})
+    Zoltan_Set_Param(zz, key, value);
+  Zoltan_Set_Num_Obj_Fn(zz, [](void* d, int* ierr) { *ierr = ZOLTAN_OK; return static_cast<int>(static_cast<Store*>(d)->size()); }, &data);
+  Zoltan_Set_Obj_List_Fn(zz, [](void* d, int, int, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR, int, float* weights, int* ierr) {
+    int k = 0;
+    for (const auto& [id, v] : static_cast<Store*>(d)->all()) gids[k] = static_cast<ZOLTAN_ID_TYPE>(id), weights[k++] = static_cast<float>(v.size());
+    *ierr = ZOLTAN_OK;
+  }, &data);
+  Zoltan_Set_Obj_Size_Fn(zz, [](void* d, int, int, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR, int* ierr) {
+    *ierr = ZOLTAN_OK;
+    return static_cast<int>(static_cast<Store*>(d)->at(*gid).size() * sizeof(double));
+  }, &data);
+  Zoltan_Set_Pack_Obj_Fn(zz, [](void* d, int, int, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR, int, int size, char* buf, int* ierr) {
+    Store& store = *static_cast<Store*>(d);
+    std::memcpy(buf, store.at(*gid).data(), static_cast<std::size_t>(size));
+    store.erase(*gid);
+    *ierr = ZOLTAN_OK;
+  }, &data);
+  Zoltan_Set_Unpack_Obj_Fn(zz, [](void* d, int, ZOLTAN_ID_PTR gid, int size, char* buf, int* ierr) {
+    std::vector<double> v(static_cast<std::size_t>(size) / sizeof(double));
+    std::memcpy(v.data(), buf, static_cast<std::size_t>(size));
+    static_cast<Store*>(d)->put(*gid, std::move(v));
+    *ierr = ZOLTAN_OK;
+  }, &data);
+  int changes = 0, gid_entries = 0, lid_entries = 0, imports = 0, exports = 0;
+  ZOLTAN_ID_PTR import_gids = nullptr, import_lids = nullptr, export_gids = nullptr, export_lids = nullptr;
+  int *import_procs = nullptr, *import_parts = nullptr, *export_procs = nullptr, *export_parts = nullptr;
+  if (Zoltan_LB_Partition(zz, &changes, &gid_entries, &lid_entries, &imports, &import_gids, &import_lids, &import_procs, &import_parts,
+                          &exports, &export_gids, &export_lids, &export_procs, &export_parts) != ZOLTAN_OK)
+    throw std::runtime_error("Zoltan_LB_Partition failed");
+  Zoltan_LB_Free_Part(&import_gids, &import_lids, &import_procs, &import_parts);
+  Zoltan_LB_Free_Part(&export_gids, &export_lids, &export_procs, &export_parts);
+  Zoltan_Destroy(&zz);
+}
+#endif
+
 int run(int argc, char** argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::uint64_t total = 400;
-  bool balancing = true;
+  bool balancing = true, zoltan = false;
   std::string policy = "best-effort";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--no-balance") balancing = false;
+#ifdef NNLB_EXAMPLE_ZOLTAN
+    else if (arg == "--zoltan") zoltan = true, balancing = false;
+#endif
     else if (arg == "--policy" && a + 1 < argc) policy = argv[++a];
     else total = std::stoull(arg);
   }
@@ -71,26 +127,30 @@ int run(int argc, char** argv) {
 
   nnlb::mpi::Options options;
   options.policy = policy_named(policy);
-  nnlb::mpi::Balancer lb(ring, options);
-  nnlb::mpi::ItemStore<std::vector<double>> data;
+  nnlb::mpi::Balancer lb(ring, nnlb::mpi::cartesian_neighbours(ring), options);
+  Store data;
   lb.set_payloads(&data);
   // Skewed start: rank 0 holds 7 items in 8, the others share the rest.
   for (std::uint64_t id = 0; id < total; ++id) {
     const int owner = id % 8 != 7 || size == 1 ? 0 : 1 + static_cast<int>(id / 8) % std::max(size - 1, 1);
     if (owner != rank) continue;
     data.put(id, make_item(id));
-    lb.add(id, static_cast<double>(data.at(id).size()));  // its cost, in the same units
+    if (!zoltan) lb.add(id, static_cast<double>(data.at(id).size()));  // its cost, in the same units
   }
 
   const double t0 = MPI_Wtime();
+#ifdef NNLB_EXAMPLE_ZOLTAN
+  if (zoltan) repartition_with_zoltan(data);
+#endif
   std::uint64_t done = 0, checksum = 0, done_everywhere = 0;
   while (done_everywhere < total) {
-    const std::vector<nnlb::ItemId> held = lb.items();
-    if (!held.empty()) {
-      const nnlb::ItemId id = held.back();
+    const std::vector<nnlb::ItemId> held = zoltan ? std::vector<nnlb::ItemId>{} : lb.items();
+    const bool any = zoltan ? data.size() > 0 : !held.empty();
+    if (any) {
+      const nnlb::ItemId id = zoltan ? data.all().begin()->first : held.back();
       checksum += compute(id, data.at(id));
       data.erase(id);
-      lb.remove(id);
+      if (!zoltan) lb.remove(id);
       ++done;
     }
     if (balancing) lb.balance();
@@ -108,7 +168,7 @@ int run(int argc, char** argv) {
     std::uint64_t serial = 0;
     for (std::uint64_t id = 0; id < total; ++id) serial += compute(id, make_item(id));
     std::printf("work_items: %llu items on %d ranks, %s, %.3f s\n", static_cast<unsigned long long>(total), size,
-                balancing ? policy.c_str() : "no balancing", elapsed);
+                zoltan ? "Zoltan (BLOCK, once)" : balancing ? policy.c_str() : "no balancing", elapsed);
     std::printf("  computed per rank:");
     for (std::uint64_t n : per_rank) std::printf(" %llu", static_cast<unsigned long long>(n));
     std::printf("\n  weight moved %.0f, messages %llu control + %llu data\n", record.summary.load_moved,

@@ -41,20 +41,39 @@ class Balancer::Payloads final : public ItemPayloads {
   Balancer& b_;
 };
 
+namespace {
+
+// Each rank once, in order, and not `rank` itself (a periodic dimension of extent 1 or 2).
+std::vector<int> distinct_others(std::vector<int> ranks, int rank) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::erase(ranks, rank);
+  return ranks;
+}
+
+}  // namespace
+
+std::vector<int> cartesian_neighbours(MPI_Comm comm) {
+  int dims = 0, rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Cartdim_get(comm, &dims);
+  std::vector<int> out;
+  for (int d = 0; d < dims; ++d) {
+    int below = MPI_PROC_NULL, above = MPI_PROC_NULL;
+    MPI_Cart_shift(comm, d, 1, &below, &above);
+    for (int q : {below, above})
+      if (q != MPI_PROC_NULL) out.push_back(q);
+  }
+  return distinct_others(std::move(out), rank);
+}
+
 std::vector<int> topology_neighbours(MPI_Comm comm) {
   int kind = MPI_UNDEFINED, rank = 0;
   MPI_Topo_test(comm, &kind);
   MPI_Comm_rank(comm, &rank);
   std::vector<int> out;
   if (kind == MPI_CART) {
-    int dims = 0;
-    MPI_Cartdim_get(comm, &dims);
-    for (int d = 0; d < dims; ++d) {
-      int below = MPI_PROC_NULL, above = MPI_PROC_NULL;
-      MPI_Cart_shift(comm, d, 1, &below, &above);
-      for (int q : {below, above})
-        if (q != MPI_PROC_NULL) out.push_back(q);
-    }
+    return cartesian_neighbours(comm);
   } else if (kind == MPI_GRAPH) {
     int count = 0;
     MPI_Graph_neighbors_count(comm, rank, &count);
@@ -70,10 +89,7 @@ std::vector<int> topology_neighbours(MPI_Comm comm) {
   } else {
     throw std::invalid_argument("nnlb::mpi: the communicator has no topology (Cartesian or graph): give the neighbours");
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  std::erase(out, rank);  // a periodic dimension of extent 1 or 2
-  return out;
+  return distinct_others(std::move(out), rank);
 }
 
 namespace {

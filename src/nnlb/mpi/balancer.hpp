@@ -78,7 +78,10 @@ struct Record {
 
 // Neighbours from the communicator's own topology: a Cartesian one (the ranks one step away in
 // each dimension) or a graph or distributed graph. std::invalid_argument when it has none.
+// (MPI_Topo_test, which SimGrid 3.32's SMPI lacks: under SMPI use cartesian_neighbours.)
 std::vector<int> topology_neighbours(MPI_Comm comm);
+// The ranks one step away in each dimension of a Cartesian communicator.
+std::vector<int> cartesian_neighbours(MPI_Comm comm);
 
 class Balancer {
  public:
