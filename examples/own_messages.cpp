@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <nnlb/mpi/balancer.hpp>
+#include <nnlb/mpi/guarded_main.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -82,16 +83,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status = 0;
-  try {
-    status = run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "own_messages: %s\n", e.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 2);  // this rank alone found it: one abort ends the job
-  }
-  MPI_Finalize();
-  return status;
-}
+int main(int argc, char** argv) { return nnlb::mpi::guarded_main("own_messages", argc, argv, run); }

@@ -16,6 +16,7 @@
 #include <nnlb/policy/best_effort.hpp>
 #include <nnlb/policy/diffusion.hpp>
 #include <nnlb/mpi/balancer.hpp>
+#include <nnlb/mpi/guarded_main.hpp>
 
 #include <bit>
 #include <cmath>
@@ -193,16 +194,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status = 0;
-  try {
-    status = run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "work_items: %s\n", e.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 2);  // this rank alone found it: one abort ends the job
-  }
-  MPI_Finalize();
-  return status;
-}
+int main(int argc, char** argv) { return nnlb::mpi::guarded_main("work_items", argc, argv, run); }
