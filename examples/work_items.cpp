@@ -6,7 +6,10 @@
 // The check: every item computed exactly once, and a checksum of all results equal to the one
 // computed without balancing (on rank 0, serially).
 //
-//   mpiexec -np 4 work_items [items] [--no-balance] [--policy best-effort|bt|fos]
+//   mpiexec -np 4 work_items [items] [--no-balance] [--policy best-effort|bt|fos] [--2d]
+//
+// The ranks form a ring (a periodic one-dimensional Cartesian communicator), or with --2d a
+// periodic two-dimensional grid (MPI_Dims_create), better for many ranks.
 //
 // Built with Zoltan (work_items_zoltan, when Trilinos' Zoltan is found), --zoltan repartitions
 // the same items once with Zoltan instead, the tool a user would otherwise pick (docs/mpi.md).
@@ -110,21 +113,24 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::uint64_t total = 400;
-  bool balancing = true, zoltan = false;
+  bool balancing = true, zoltan = false, grid = false;
   std::string policy = "best-effort";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--no-balance") balancing = false;
+    else if (arg == "--2d") grid = true;
 #ifdef NNLB_EXAMPLE_ZOLTAN
     else if (arg == "--zoltan") zoltan = true, balancing = false;
 #endif
     else if (arg == "--policy" && a + 1 < argc) policy = argv[++a];
     else total = std::stoull(arg);
   }
-  // A ring of ranks (a periodic one-dimensional Cartesian communicator): the neighbours.
+  // A ring or a two-dimensional torus of ranks: the neighbours.
   MPI_Comm ring;
-  const int periodic = 1;
-  MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &periodic, 0, &ring);
+  const int dimensions = grid ? 2 : 1;
+  int extent[2] = {0, 0}, periodic[2] = {1, 1};
+  MPI_Dims_create(size, dimensions, extent);
+  MPI_Cart_create(MPI_COMM_WORLD, dimensions, extent, periodic, 0, &ring);
 
   nnlb::mpi::Options options;
   options.policy = policy_named(policy);
