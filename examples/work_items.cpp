@@ -134,6 +134,7 @@ int run(int argc, char** argv) {
 
   nnlb::mpi::Options options;
   options.policy = policy_named(policy);
+  options.period = 1e-3;  // a balancing step every millisecond, in the calls of balance()
   nnlb::mpi::Balancer lb(ring, nnlb::mpi::cartesian_neighbours(ring), options);
   Store data;
   lb.set_payloads(&data);
@@ -149,8 +150,11 @@ int run(int argc, char** argv) {
 #ifdef NNLB_EXAMPLE_ZOLTAN
   if (zoltan) repartition_with_zoltan(data);
 #endif
-  std::uint64_t done = 0, checksum = 0, done_everywhere = 0;
-  while (done_everywhere < total) {
+  // The end: a non-blocking sum of the items done, posted again whenever the last one has
+  // completed, so no rank waits for the others while it still has work.
+  std::uint64_t done = 0, checksum = 0, done_everywhere = 0, done_posted = 0;
+  MPI_Request counting = MPI_REQUEST_NULL;
+  while (true) {
     const std::vector<nnlb::ItemId> held = zoltan ? std::vector<nnlb::ItemId>{} : lb.items();
     const bool any = zoltan ? data.size() > 0 : !held.empty();
     if (any) {
@@ -161,7 +165,13 @@ int run(int argc, char** argv) {
       ++done;
     }
     if (balancing) lb.balance();
-    MPI_Allreduce(&done, &done_everywhere, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (counting == MPI_REQUEST_NULL) {
+      done_posted = done;
+      MPI_Iallreduce(&done_posted, &done_everywhere, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &counting);
+    }
+    int counted = 0;
+    MPI_Test(&counting, &counted, MPI_STATUS_IGNORE);
+    if (counted && done_everywhere == total) break;
   }
   const double elapsed = MPI_Wtime() - t0;
   const nnlb::mpi::Record record = lb.finish();
