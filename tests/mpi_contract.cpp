@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <optional>
 
 #include "contract.hpp"
@@ -193,7 +194,7 @@ TEST(Balancer, EveryItemEndsOnOneRankWithItsData) {
   std::vector<int> line;
   if (rank > 0) line.push_back(rank - 1);
   if (rank + 1 < size) line.push_back(rank + 1);
-  mpi::Balancer lb(MPI_COMM_WORLD, line);
+  mpi::Balancer lb(MPI_COMM_WORLD, line, {.moves = true});
   mpi::ItemStore<std::array<std::uint64_t, 3>> data;
   lb.set_payloads(&data);
   std::uint64_t arrivals = 0;
@@ -209,9 +210,21 @@ TEST(Balancer, EveryItemEndsOnOneRankWithItsData) {
     lb.remove(2);
     data.erase(2);
   }
-  for (int k = 0; k < 300; ++k) lb.balance();
+  std::multiset<ItemId> imported, exported;
+  for (int k = 0; k < 300; ++k) {
+    lb.balance();
+    const auto m = lb.moves();
+    imported.insert(m.imported.begin(), m.imported.end());
+    exported.insert(m.exported.begin(), m.exported.end());
+  }
   const mpi::Record r = lb.finish();
+  const auto last = lb.moves();  // what arrived in finish()
+  imported.insert(last.imported.begin(), last.imported.end());
   EXPECT_EQ(arrivals, r.arrived);
+  EXPECT_EQ(imported.size(), r.arrived);
+  EXPECT_EQ(exported.size(), r.departed);
+  for (ItemId id : lb.items())  // what this rank holds came in an import list, or never left rank 0
+    EXPECT_TRUE(imported.count(id) > exported.count(id) || (rank == 0 && imported.count(id) == exported.count(id))) << id;
   EXPECT_EQ(r.summary.max_conservation_error, 0);
   const double total = 1.5 * static_cast<double>(items) - 1;  // item 2 (weight 1) removed
   EXPECT_DOUBLE_EQ(r.summary.final_total, total);

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/summary.hpp"
@@ -27,15 +28,18 @@ class Balancer::Payloads final : public ItemPayloads {
   void pack(ItemId item, std::vector<std::byte>& out) override {
     if (user != nullptr) user->pack(item, out);
     ++departed;
+    if (b_.options_.moves) lists.exported.push_back(item);
     if (b_.on_departure) b_.on_departure(item);
   }
   void unpack(ItemId item, std::span<const std::byte> bytes) override {
     if (user != nullptr) user->unpack(item, bytes);
     ++arrived;
+    if (b_.options_.moves) lists.imported.push_back(item);
     if (b_.on_arrival) b_.on_arrival(item);
   }
   ItemPayloads* user = nullptr;
   std::uint64_t arrived = 0, departed = 0;
+  Moves lists;
 
  private:
   Balancer& b_;
@@ -259,6 +263,11 @@ double Balancer::load() const { return node_->state().held(); }
 void Balancer::set_payloads(ItemPayloads* payloads) {
   if (started_) throw std::logic_error("nnlb::mpi: set_payloads after start()");
   payloads_->user = payloads;
+}
+
+Balancer::Moves Balancer::moves() {
+  if (!options_.moves) throw std::logic_error("nnlb::mpi: moves() needs Options::moves");
+  return std::exchange(payloads_->lists, {});
 }
 
 void Balancer::start() {

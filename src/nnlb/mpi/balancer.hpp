@@ -64,6 +64,7 @@ struct Options {
   // empty: the heaviest that fit (programs/item_choice.hpp).
   ItemChoice choose{};
   double band = 0.01;         // Record::summary.balanced: every rank within band x the mean
+  bool moves = false;         // keep import / export lists for Balancer::moves()
   std::uint64_t seed = 1;     // the ranks' random streams (randomized policies)
 };
 
@@ -110,6 +111,12 @@ class Balancer {
   void set_payloads(ItemPayloads* payloads);
   // Called for every item that arrived here or left (after unpack / pack).
   std::function<void(ItemId)> on_arrival, on_departure;
+  // With Options::moves: the items that arrived here (imported) and left (exported) since the
+  // last call, in order; the lists are emptied by the call.
+  struct Moves {
+    std::vector<ItemId> imported, exported;
+  };
+  Moves moves();
 
   // --- running ---
   // Collective, once, after this rank's items are registered: the ranks exchange their loads
