@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -134,7 +135,6 @@ int run(int argc, char** argv) {
 
   nnlb::mpi::Options options;
   options.policy = policy_named(policy);
-  options.period = 1e-3;  // a balancing step every millisecond, in the calls of balance()
   nnlb::mpi::Balancer lb(ring, nnlb::mpi::cartesian_neighbours(ring), options);
   Store data;
   lb.set_payloads(&data);
@@ -150,11 +150,24 @@ int run(int argc, char** argv) {
 #ifdef NNLB_EXAMPLE_ZOLTAN
   if (zoltan) repartition_with_zoltan(data);
 #endif
-  // The end: a non-blocking sum of the items done, posted again whenever the last one has
-  // completed, so no rank waits for the others while it still has work.
-  std::uint64_t done = 0, checksum = 0, done_everywhere = 0, done_posted = 0;
-  MPI_Request counting = MPI_REQUEST_NULL;
-  while (true) {
+  // The end, by point-to-point messages (SMPI cannot wait on a collective and a receive at
+  // once): a rank with nothing to compute tells rank 0 how many items it has done, when that
+  // changed; rank 0 tells everyone to stop once the counts add up to all the items.
+  constexpr int count_tag = 1, stop_tag = 2;
+  std::vector<std::uint64_t> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  std::uint64_t done = 0, checksum = 0, reported = ~std::uint64_t{0}, incoming[2] = {};
+  MPI_Request listen = MPI_REQUEST_NULL;  // rank 0: the next count; the others: the stop
+  auto listen_again = [&] {
+    if (rank == 0) MPI_Irecv(incoming, 2, MPI_UINT64_T, MPI_ANY_SOURCE, count_tag, MPI_COMM_WORLD, &listen);
+    else MPI_Irecv(incoming, 2, MPI_UINT64_T, 0, stop_tag, MPI_COMM_WORLD, &listen);
+  };
+  auto heard = [&] {  // `listen` has completed (in lb.wait, or now)
+    int flag = listen == MPI_REQUEST_NULL ? 1 : 0;
+    if (!flag) MPI_Test(&listen, &flag, MPI_STATUS_IGNORE);
+    return flag != 0;
+  };
+  listen_again();
+  for (bool stop = false; !stop;) {
     const std::vector<nnlb::ItemId> held = zoltan ? std::vector<nnlb::ItemId>{} : lb.items();
     const bool any = zoltan ? data.size() > 0 : !held.empty();
     if (any) {
@@ -163,15 +176,31 @@ int run(int argc, char** argv) {
       data.erase(id);
       if (!zoltan) lb.remove(id);
       ++done;
+    } else if (rank != 0 && done != reported) {
+      const std::uint64_t count[2] = {static_cast<std::uint64_t>(rank), done};
+      MPI_Send(count, 2, MPI_UINT64_T, 0, count_tag, MPI_COMM_WORLD);
+      reported = done;
     }
-    if (balancing) lb.balance();
-    if (counting == MPI_REQUEST_NULL) {
-      done_posted = done;
-      MPI_Iallreduce(&done_posted, &done_everywhere, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &counting);
+    if (balancing && any) lb.balance();             // a step after each item: reports and moves
+    else if (balancing) lb.wait(&listen);           // nothing to compute: until items or news come
+    else if (!any) MPI_Wait(&listen, MPI_STATUS_IGNORE);
+    while (!stop && heard()) {
+      if (rank != 0) {
+        stop = true;
+      } else {
+        counts[incoming[0]] = incoming[1];
+        listen_again();
+      }
     }
-    int counted = 0;
-    MPI_Test(&counting, &counted, MPI_STATUS_IGNORE);
-    if (counted && done_everywhere == total) break;
+    if (rank == 0 && !stop) {
+      counts[0] = done;
+      if (std::accumulate(counts.begin(), counts.end(), std::uint64_t{0}) == total) {
+        for (int q = 1; q < size; ++q) MPI_Send(incoming, 2, MPI_UINT64_T, q, stop_tag, MPI_COMM_WORLD);
+        MPI_Cancel(&listen);
+        MPI_Wait(&listen, MPI_STATUS_IGNORE);
+        stop = true;
+      }
+    }
   }
   const double elapsed = MPI_Wtime() - t0;
   const nnlb::mpi::Record record = lb.finish();

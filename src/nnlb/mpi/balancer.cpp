@@ -290,6 +290,12 @@ void Balancer::progress() {
   node_->progress(true);
 }
 
+void Balancer::wait(MPI_Request* also) {
+  start();
+  node_->wait(also);
+  progress();
+}
+
 void Balancer::balance() {
   progress();
   if (options_.period == 0) node_->fire(AsyncBalancer::balance_timer);

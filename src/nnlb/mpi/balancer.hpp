@@ -126,6 +126,11 @@ class Balancer {
   void progress();
   // progress(), and a balancing step now when the period is 0.
   void balance();
+  // For a rank with nothing to compute: blocks until a message for the balancer arrives (items,
+  // or a report), a balancing step is due, or the application's request `also` (if given)
+  // completes; then progress(). Blocks in MPI_Waitany when no step is pending (period 0), so an
+  // idle rank costs no processor (and no simulated work under SMPI).
+  void wait(MPI_Request* also = nullptr);
   // Collective: balance(), then wait until every item any rank sent has arrived (and was
   // unpacked): a loosely-synchronous application's step, after which each rank's items are
   // settled until its next call.
