@@ -25,6 +25,17 @@
 
 namespace nnlb {
 
+// The SimGrid engine's own settings (src/nnlb/simgrid/, keys simgrid.* and platform.file).
+struct SimgridSettings {
+  // "serial": a link direction transmits one message at a time, latency pipelined (des's links);
+  // "sharing": messages start at once and share bandwidth (SimGrid's max-min). Delivery is first in,
+  // first out per link and channel under both.
+  std::string network = "serial";
+  std::string platform_file;       // a SimGrid XML platform; empty: the logical platform of the topology
+  std::string mapping = "order";  // nodes onto the platform's hosts: order | random | file:PATH
+  std::string base_dir;            // where relative paths of the scenario are read from
+};
+
 // A run of a node program on a program engine, whatever the engine.
 struct EngineRun {
   const Topology& topology;
@@ -51,6 +62,7 @@ struct EngineRun {
   Churn* churn = nullptr;                  // hosts leave and enter (a step each time unit); balance then ends no run
   ItemPayloads* payloads = nullptr;        // real ranks: the application's data behind its items (node/payload.hpp)
   std::string nodes_key = "topology";     // the key that sets the number of nodes (for messages)
+  SimgridSettings simgrid{};              // engine = "simgrid"
 };
 
 // How an engine counts time.
@@ -82,6 +94,7 @@ struct EngineEntry {
   // Keys of an honoured family it does not honour.
   std::vector<std::string> except;
   std::function<RunResult(const EngineRun&)> run;  // null: driven by the experiment layer, or not available here
+  std::string unavailable;  // with no runner: why (one line), for an engine that runs programs
 
   bool honours_key(std::string_view key) const;
 };

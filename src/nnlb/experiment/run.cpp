@@ -355,6 +355,8 @@ EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& pro
   r.separate_control = s.boolean("des.separate_control");
   r.work_scale = s.number("mpi.work_scale");
   r.faults.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
+  r.simgrid.network = s.text("simgrid.network");
+  r.simgrid.base_dir = s.base_dir();
   r.seed = engine_seed;
   return r;
 }
@@ -362,9 +364,7 @@ EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& pro
 RunResult run_engine(const Scenario& s, std::string_view engine, const EngineRun& run) {
   const EngineEntry* e = find_engine(engine);
   if (e == nullptr || !e->runs_programs) throw InputError(s.source(), "engine", "engine '" + std::string(engine) + "' does not run node programs");
-  if (!e->run)
-    throw InputError(s.source(), "engine", "engine = \"" + std::string(engine) + "\" runs under mpirun (mpirun -np P nnlb run ...): this process was " +
-                                               "not started by mpirun, or nnlb was built without MPI");
+  if (!e->run) throw InputError(s.source(), "engine", e->unavailable);
   return e->run(run);
 }
 
@@ -396,7 +396,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   require(!jobs || p.policy.domain, s, "algorithm", "engine = \"p2p\" runs the job strategies: algorithm = en | dasud | pm | sid | push | pull");
   require(!p.policy.domain || s.text("engine") != "sync", s, "engine",
           "algorithm = \"" + s.text("algorithm") + "\" moves whole jobs: engine = \"p2p\" (the loosely-synchronous engine), or \"des\" / "
-          "\"mpi\" (as node programs over messages)");
+          "\"simgrid\" / \"mpi\" (as node programs over messages)");
   if (p.policy.program || p.policy.domain) return p;
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
@@ -549,6 +549,7 @@ json to_json(const RunRecord& r) {
             {"parameters", r.parameters},
             {"summary", std::move(summary)},
             {"series", series}};
+  if (!r.result.engine_info.empty()) j["engine_info"] = r.result.engine_info;
   if (!r.result.final_load.empty()) j["final_load"] = r.result.final_load;
   if (!r.result.load_history.steps.empty())
     j["load_history"] = {{"steps", r.result.load_history.steps}, {"loads", r.result.load_history.loads}};
