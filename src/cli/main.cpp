@@ -10,6 +10,7 @@
 #include "nnlb/runtime/mpi_engine.hpp"
 #endif
 #ifdef NNLB_HAVE_SIMGRID
+#include "nnlb/simgrid/platform_file.hpp"
 #include "nnlb/simgrid/simgrid_engine.hpp"
 #endif
 #include "nnlb/util/error.hpp"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
 #endif
 #ifdef NNLB_HAVE_SIMGRID
   nnlb::attach_runner("simgrid", nnlb::run_simgrid);  // each run in a process of its own
+  nnlb::attach_platform_reader("simgrid", nnlb::read_simgrid_platform);
 #endif
   try {
     for (auto& [sub, action] : commands)

@@ -25,15 +25,13 @@
 
 namespace nnlb {
 
-// The SimGrid engine's own settings (src/nnlb/simgrid/, keys simgrid.* and platform.file).
+// The SimGrid engine's own settings (src/nnlb/simgrid/, keys simgrid.*); its platform file is the
+// Platform's (hosts_file).
 struct SimgridSettings {
   // "serial": a link direction transmits one message at a time, latency pipelined (des's links);
   // "sharing": messages start at once and share bandwidth (SimGrid's max-min). Delivery is first in,
   // first out per link and channel under both.
   std::string network = "serial";
-  std::string platform_file;       // a SimGrid XML platform; empty: the logical platform of the topology
-  std::string mapping = "order";  // nodes onto the platform's hosts: order | random | file:PATH
-  std::string base_dir;            // where relative paths of the scenario are read from
 };
 
 // A run of a node program on a program engine, whatever the engine.
@@ -99,9 +97,25 @@ struct EngineEntry {
   bool honours_key(std::string_view key) const;
 };
 
+// A platform file in an engine's own format (a SimGrid XML platform for "simgrid") and how the
+// nodes map onto its hosts.
+struct PlatformFile {
+  std::string path;
+  std::string mapping = "order";  // order | random | file:PATH
+  std::uint64_t seed = 1;         // of a random mapping
+  std::string base_dir;           // a relative mapping file is read from here
+};
+// Reads one: the host each node runs on, its speed, and each slot's route (latency, narrowest
+// bandwidth). InputError naming the file or the mapping when it cannot be used.
+using PlatformReader = std::function<Platform(const PlatformFile&, const Graph&)>;
+
 void register_engine(EngineEntry entry);
 // Gives a registered engine its runner (a runtime that can run here).
 void attach_runner(std::string_view name, std::function<RunResult(const EngineRun&)> run);
+// Gives a registered engine its platform reader (where it can run).
+void attach_platform_reader(std::string_view name, PlatformReader read);
+// The reader of the engine `name`, or null.
+const PlatformReader* platform_reader(std::string_view name);
 const EngineEntry* find_engine(std::string_view name);
 const std::vector<EngineEntry>& engines();  // in registration order
 // Whether some engine names `key` as engine-specific.

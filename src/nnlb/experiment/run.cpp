@@ -138,9 +138,25 @@ AsyncBalancerOptions balancer_options(const Scenario& s, const Platform& platfor
   return b;
 }
 
+// A SimGrid XML platform (engine = "simgrid", docs/simgrid.md): the nodes' hosts, speeds and
+// routes come from the file, read by the engine's platform reader.
+Platform simgrid_platform(const Scenario& s, const Graph& g, std::uint64_t seed, const std::string& path) {
+  require(s.text("engine") == "simgrid", s, "platform.file", "a SimGrid platform (.xml) needs engine = \"simgrid\"");
+  for (const char* key : {"platform.preset", "platform.speed", "platform.latency", "platform.bandwidth"})
+    require(s.is_default(key), s, key, "is given by the SimGrid platform.file");
+  const PlatformReader* read = platform_reader("simgrid");
+  if (read == nullptr) throw InputError(s.source(), "engine", find_engine("simgrid")->unavailable);
+  return located(s, "platform.file", [&] { return (*read)({path, s.text("simgrid.mapping"), seed, s.base_dir()}, g); });
+}
+
 // Where the nodes run: speeds and links from the platform.* keys, or a preset of Jeannot &
-// Vernier's networks, then a platform file's lines on top.
+// Vernier's networks, then a platform file's lines on top; or a SimGrid XML platform.
 Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
+  std::filesystem::path file(s.is_set("platform.file") ? s.text("platform.file") : "");
+  if (file.is_relative() && !s.base_dir().empty()) file = std::filesystem::path(s.base_dir()) / file;
+  const bool xml = file.extension() == ".xml";
+  require(xml || s.is_default("simgrid.mapping"), s, "simgrid.mapping", "applies only with a SimGrid platform.file (.xml)");
+  if (xml) return simgrid_platform(s, g, seed, file.string());
   const std::string preset = s.text("platform.preset");
   Platform p;
   if (preset == "none") {
@@ -157,11 +173,7 @@ Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
     p.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), g.num_nodes(), seed, s.base_dir()); });
   else
     require(s.is_default("platform.speed"), s, "platform.speed", "is given by platform.preset = \"two-cluster\"");
-  if (s.is_set("platform.file")) {
-    std::filesystem::path path(s.text("platform.file"));
-    if (path.is_relative() && !s.base_dir().empty()) path = std::filesystem::path(s.base_dir()) / path;
-    located(s, "platform.file", [&] { apply_platform_file(path.string(), g, p); });
-  }
+  if (s.is_set("platform.file")) located(s, "platform.file", [&] { apply_platform_file(file.string(), g, p); });
   return p;
 }
 
@@ -356,7 +368,6 @@ EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& pro
   r.work_scale = s.number("mpi.work_scale");
   r.faults.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
   r.simgrid.network = s.text("simgrid.network");
-  r.simgrid.base_dir = s.base_dir();
   r.seed = engine_seed;
   return r;
 }

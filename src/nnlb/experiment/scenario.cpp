@@ -108,7 +108,8 @@ std::vector<KeyInfo> make_keys() {
        "network of Jeannot & Vernier sec. 4.2: lan (100 Mb/s, 0.15 ms), dsl (1 Mb/s, 40 ms), two-cluster (Fig. 6: two halves at "
        "3000 / 2000 Mflop/s, 1 Gb/s and 0.15 ms inside, a 15 ms backbone); none: the platform.* keys",
        {"none", "lan", "dsl", "two-cluster"}},
-      {"platform.file", Type::string, nullptr, "platform file: per-node speeds and per-link latency and bandwidth, applied last (docs/platform-files.md)", {}},
+      {"platform.file", Type::string, nullptr, "platform file: per-node speeds and per-link latency and bandwidth, applied last (docs/platform-files.md); on engine = simgrid a "
+       "SimGrid XML platform (a name ending in .xml: its hosts, speeds and routes; docs/simgrid.md)", {}},
       {"platform.latency", Type::number, 5e-5, "link latency in seconds (time-based engines)", {}},
       {"platform.bandwidth", Type::number, 1.25e8, "link bandwidth in bytes/s (time-based engines)", {}},
       // The asynchronous programs' processes (Couturier et al. sec. 6.1) and the sizes of all
@@ -131,6 +132,10 @@ std::vector<KeyInfo> make_keys() {
        "simgrid: serial = a link direction transmits one message at a time, latency pipelined (des's links); sharing = messages start at "
        "once and share bandwidth (SimGrid's max-min); first in, first out per link either way",
        {"serial", "sharing"}},
+      {"simgrid.mapping", Type::string, "order",
+       "simgrid: nodes onto the hosts of a SimGrid platform.file (.xml): order (node i on the i-th host, names in natural order), "
+       "random (seeded), or file:PATH (one host name per line, node i on line i)",
+       {}},
       {"output.sample_period", Type::number, 0.0, "des, mpi, simgrid: series sampling period (seconds, simulated or wall-clock); 0: 10 balancing periods", {}, {"des.sample_period"}},
       {"app.iterations", Type::integer, std::int64_t{1000}, "iterative: iterations of the application", {}},
       {"app.lb_every", Type::integer, std::int64_t{1}, "iterative: a balancing step every this many iterations (from the first)", {}},

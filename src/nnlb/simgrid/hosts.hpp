@@ -1,6 +1,7 @@
 #pragma once
 // Where the nodes of a SimGrid run live: the platform built in the running s4u::Engine (the
-// "logical" platform of the topology, or a SimGrid XML file) and the host each node runs on.
+// logical platform of the topology, or the SimGrid XML file of run.platform) and the host each
+// node runs on.
 #include <vector>
 
 #include <simgrid/s4u/Host.hpp>
@@ -19,9 +20,10 @@ struct Hosts {
   std::vector<double> bandwidth;             // per slot: the route's narrowest link (bytes/s)
 };
 
-// Builds the logical platform of `run` in the current engine: a host per node at its platform
-// speed, and a link per slot (one direction of an edge) with the slot's latency and bandwidth,
-// the only link of its route (Couturier et al.'s model: des's links).
-Hosts logical_platform(const EngineRun& run);
+// Builds the platform of `run` in the current engine. Without a platform file, the logical
+// platform: a host per node at its platform speed and a link per slot (one direction of an edge)
+// with the slot's latency and bandwidth, the only link of its route (Couturier et al.'s model:
+// des's links). With one, its hosts as run.platform.hosts names them (platform_file.hpp).
+Hosts hosts_of(const EngineRun& run);
 
 }  // namespace nnlb

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nnlb/simgrid/result_codec.hpp"
+#include "nnlb/engine/core/result.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 #include "nnlb/util/process.hpp"
@@ -21,7 +21,7 @@ namespace nnlb {
 
 namespace {
 
-// What the child hands back: a kind, then the result or the error's source, key and text.
+// What the child hands back: a kind, then the job's bytes or the error's source, key and text.
 enum class Outcome : char { result = 'R', input = 'I', conservation = 'C', logic = 'L', memory = 'M', other = 'E' };
 
 std::string frame(Outcome kind, const std::string& a = {}, const std::string& b = {}, const std::string& c = {}) {
@@ -50,9 +50,9 @@ std::array<std::string, 3> strings(std::string_view bytes) {
 }
 
 // The child's whole answer.
-std::string outcome_of(const std::function<RunResult()>& job) {
+std::string outcome_of(const std::function<std::string()>& job) {
   try {
-    return static_cast<char>(Outcome::result) + encode(job());
+    return static_cast<char>(Outcome::result) + job();
   } catch (const InputError& e) {
     return frame(Outcome::input, e.source(), e.key(), e.what());
   } catch (const ConservationError& e) {
@@ -83,7 +83,7 @@ std::string status_text(int raw) {
 
 }  // namespace
 
-RunResult in_own_process(const std::function<RunResult()>& job) {
+std::string in_own_process(const std::function<std::string()>& job, bool quiet) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("engine simgrid: pipe: ") + std::strerror(errno));
   const pid_t pid = ::fork();
@@ -93,6 +93,7 @@ RunResult in_own_process(const std::function<RunResult()>& job) {
   }
   if (pid == 0) {
     ::close(fds[0]);
+    if (const int null = quiet ? ::open("/dev/null", O_WRONLY) : -1; null >= 0) ::dup2(null, STDERR_FILENO);
     // An interruption is the parent's to report; the child only ends.
     std::signal(SIGINT, SIG_DFL), std::signal(SIGTERM, SIG_DFL);
     // The parent's OpenMP threads are not in this process.
@@ -106,11 +107,11 @@ RunResult in_own_process(const std::function<RunResult()>& job) {
   int raw = 0;
   while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
   }
-  if (answer.empty()) throw std::runtime_error("engine simgrid: the simulation ended without a result: " + status_text(raw));
+  if (answer.empty()) throw ProcessDied("engine simgrid: the simulation process ended without an answer: " + status_text(raw));
   const std::string_view rest = std::string_view(answer).substr(1);
   switch (static_cast<Outcome>(answer[0])) {
     case Outcome::result:
-      return decode_result(rest);
+      return std::string(rest);
     case Outcome::input: {
       const auto [source, key, text] = strings(rest);
       throw InputError(source, key, text);

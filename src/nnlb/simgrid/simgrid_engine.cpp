@@ -24,6 +24,8 @@
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/engine/core/tally.hpp"
 #include "nnlb/metrics/load_stats.hpp"
+#include "nnlb/simgrid/codec.hpp"
+#include "nnlb/simgrid/configured_engine.hpp"
 #include "nnlb/simgrid/hosts.hpp"
 #include "nnlb/simgrid/own_process.hpp"
 
@@ -34,15 +36,6 @@ namespace {
 namespace sg4 = simgrid::s4u;
 
 constexpr double never = std::numeric_limits<double>::infinity();
-
-// The network model under which a transfer of s bytes on one link costs latency + s / bandwidth
-// (CM02 with its factors at 1 and weight-S 0, no cross traffic, no TCP window bound), in the form
-// SimGrid's --cfg takes.
-const std::vector<std::string>& network_settings() {
-  static const std::vector<std::string> settings = {"network/model:CM02",       "network/latency-factor:1", "network/bandwidth-factor:1",
-                                                    "network/weight-S:0",       "network/crosstraffic:0",   "network/TCP-gamma:1e30"};
-  return settings;
-}
 
 // A message sent and not yet taken: on its way, or in its receiver's mailbox.
 struct Wire {
@@ -496,7 +489,7 @@ class SimgridRun {
     sum.timing = tm;
     if (r_.record_final_load) result_.final_load = std::move(held);
     result_.engine_info = {{"simgrid_version", simgrid_version()}, {"simgrid.network", r_.simgrid.network},
-                           {"platform", r_.simgrid.platform_file.empty() ? "logical" : r_.simgrid.platform_file}};
+                           {"platform", r_.platform.hosts_file.empty() ? "logical" : r_.platform.hosts_file}};
     for (const std::string& setting : network_settings()) {
       const auto colon = setting.find(':');
       result_.engine_info[setting.substr(0, colon)] = setting.substr(colon + 1);
@@ -547,23 +540,14 @@ RunResult run_simgrid_here(const EngineRun& run) {
   if (ran) throw std::logic_error("engine simgrid: one simulation per process (run_simgrid runs each in a process of its own)");
   ran = true;
   if (!(run.sample_period >= 0)) throw std::logic_error("simgrid sample period must be >= 0");
-  std::vector<std::string> args = {"nnlb", "--log=root.thres:critical"};
-#ifdef NNLB_SIMGRID_THREAD_CONTEXTS
-  // AddressSanitizer reports false positives on SimGrid's own stack switching (raw, ucontext).
-  args.emplace_back("--cfg=contexts/factory:thread");
-#endif
-  for (const std::string& s : network_settings()) args.push_back("--cfg=" + s);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  int argc = static_cast<int>(argv.size());
-  sg4::Engine engine(&argc, argv.data());
-  const Hosts hosts = logical_platform(run);
+  ConfiguredEngine engine;
+  const Hosts hosts = hosts_of(run);
   SimgridRun sim(run, hosts);
   return sim.run();
 }
 
 RunResult run_simgrid(const EngineRun& run) {
-  return in_own_process([&] { return run_simgrid_here(run); });
+  return decode_result(in_own_process([&] { return encode(run_simgrid_here(run)); }));
 }
 
 }  // namespace nnlb

@@ -1,4 +1,4 @@
-#include "nnlb/simgrid/result_codec.hpp"
+#include "nnlb/simgrid/codec.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -124,6 +124,20 @@ RunResult decode_result(std::string_view bytes) {
   fields(get, r);
   in.end();
   return r;
+}
+
+std::string encode(const Platform& p) {
+  Writer w;
+  w.put(p.speed), w.put(p.latency), w.put(p.bandwidth), w.put(p.hosts_file), w.put(p.hosts);
+  return w.take();
+}
+
+Platform decode_platform(std::string_view bytes) {
+  Platform p;
+  Reader in(bytes);
+  in.get(p.speed), in.get(p.latency), in.get(p.bandwidth), in.get(p.hosts_file), in.get(p.hosts);
+  in.end();
+  return p;
 }
 
 }  // namespace nnlb
