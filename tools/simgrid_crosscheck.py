@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""SimGrid against des (docs/simgrid.md, "Cross-check"): for each point of a results store that
-holds the same scenario on engine = "des" and on engine = "simgrid" (serial links and bandwidth
-sharing), the relative differences of the average and maximum convergence times; where a run
-stopped unconverged (the time limit), of the average idle time and the final spread instead.
+"""SimGrid against des (docs/simgrid.md).
 
-usage: tools/simgrid_crosscheck.py results/simgrid/crosscheck.jsonl
+usage: tools/simgrid_crosscheck.py STORE             (the study simgrid/crosscheck)
+       tools/simgrid_crosscheck.py --ranking STORE   (the study simgrid/couturier)
+
+Cross-check: for each point of a results store that holds the same scenario on engine = "des"
+and on engine = "simgrid" (serial links and bandwidth sharing), the relative differences of the
+average and maximum convergence times; where a run stopped unconverged (the time limit), of the
+average idle time and the final spread instead.
+
+Ranking: for each topology and start, the strategies (scenario.name) from the shortest maximum
+convergence time to the longest (unconverged last), on each platform (scenario.description), and
+whether the order differs from des's.
 """
 import json
 import sys
@@ -44,7 +51,38 @@ def main(path):
     print(f"worst relative difference: serial {worst['serial']:.1e}, sharing {worst['sharing']:.1e}")
 
 
+def ranking(path):
+    runs = defaultdict(lambda: defaultdict(dict))  # (topology, init) -> platform -> strategy -> time
+    for line in open(path):
+        r = json.loads(line)
+        s = r["scenario"]
+        runs[(r["topology"]["spec"], s["load.init"])][s["description"]][s["name"]] = r["summary"]["max_convergence_time"]
+    platforms = sorted({p for by in runs.values() for p in by})
+    base = next(p for p in platforms if p.startswith("des"))
+    print("| topology | start | " + " | ".join(platforms) + " |")
+    print("|---" * (len(platforms) + 2) + "|")
+    changed = 0
+    for (topology, init), by in sorted(runs.items(), key=lambda kv: (kv[0][0].split(":")[0], len(kv[0][0]), kv[0])):
+        order = {p: sorted(by[p], key=lambda n: (by[p][n] is None, by[p][n] or 0)) for p in platforms if p in by}
+        cells = []
+        for p in platforms:
+            if p not in order:
+                cells.append("-")
+                continue
+            text = " < ".join(f"{n} {by[p][n]:.3g}" if by[p][n] is not None else f"{n} -" for n in order[p])
+            if p != base and order[p] != order.get(base):
+                text = "**" + text + "**"
+                changed += 1
+            cells.append(text)
+        start = "single" if init.startswith("single") else "random"
+        print(f"| {topology} | {start} | " + " | ".join(cells) + " |")
+    print(f"\n{changed} platform rankings (bold) differ from {base}'s")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) == 3 and sys.argv[1] == "--ranking":
+        ranking(sys.argv[2])
+    elif len(sys.argv) == 2:
+        main(sys.argv[1])
+    else:
         sys.exit(__doc__)
-    main(sys.argv[1])

@@ -133,9 +133,9 @@ class SimgridRun {
     for (Slot s = 0; s < g_.num_slots(); ++s)
       for (sg4::Mailbox* box : boxes_[s]) box->set_receiver(actors[g_.target(s)]);
     sg4::Engine::get_instance()->run();
+    release();
     if (error_) std::rethrow_exception(error_);
     if (!reason_) reason_ = StopReason::quiet, stop_time_ = sg4::Engine::get_clock();
-    release();
     const LoadStats last = sample(result_, true);
     finish(*reason_, last);
     return std::move(result_);
@@ -249,14 +249,15 @@ class SimgridRun {
     if (!carry_on(i, now())) return;
     std::vector<sg4::ActivityPtr> waiting;
     while (true) {
+      // One wait over the node's puts, its gets and its execution, until its next timer.
       waiting.assign(n.sending.begin(), n.sending.end());
-      const std::size_t gets = waiting.size();
+      const std::size_t first_get = waiting.size();
       for (const InPort& in : n.in) waiting.insert(waiting.end(), in.get.begin(), in.get.end());
-      const std::size_t exec = waiting.size();
+      const std::size_t first_exec = waiting.size();
       if (n.exec) waiting.push_back(n.exec);
       const double wake = next_wake(n);
       const ssize_t k = sg4::Activity::wait_any_for(waiting, wake < never ? std::max(0.0, wake - now()) : -1.0);
-      if (k >= 0 && static_cast<std::size_t>(k) < gets) {  // a put is over: SimGrid has forgotten it
+      if (k >= 0 && static_cast<std::size_t>(k) < first_get) {  // a put is over: SimGrid has forgotten it
         n.sending[k] = std::move(n.sending.back());
         n.sending.pop_back();
         continue;
@@ -266,8 +267,8 @@ class SimgridRun {
       const double due = k < 0 ? std::max(now(), wake) : now();
       if (k < 0) {
         fire_timer(i, due);
-      } else if (static_cast<std::size_t>(k) < exec) {
-        arrive(i, static_cast<Port>((k - gets) / channel_count), (k - gets) % channel_count);
+      } else if (static_cast<std::size_t>(k) < first_exec) {
+        arrive(i, static_cast<Port>((k - first_get) / channel_count), (k - first_get) % channel_count);
       } else {
         executed(i);
       }
