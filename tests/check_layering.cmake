@@ -23,25 +23,27 @@ set(allowed_protocol util model metrics policy node)
 set(allowed_programs util model metrics policy node protocol)
 set(allowed_engine util model metrics policy node)
 set(allowed_runtime util model metrics policy node engine)
+set(allowed_simgrid util model metrics policy node engine)
 # The MPI library for applications: a program (AsyncBalancer) on the runtime's transport.
 set(allowed_mpi util model metrics policy node protocol programs engine runtime)
 set(allowed_spectral ${core})
 set(allowed_catalog ${core} spectral)
 set(allowed_experiment ${core} spectral catalog)
-set(layers ${core} runtime mpi spectral catalog experiment)
+set(layers ${core} runtime mpi simgrid spectral catalog experiment)
 
 # Third-party headers (regular expressions on the included path) each layer must not need.
-set(outside_core "^(toml\\+\\+|nlohmann|Eigen|unsupported/Eigen|fmt|CLI|mpi\\.h|gtest|gmock|benchmark)")
-set(outside_analysis "^(toml\\+\\+|nlohmann|fmt|CLI|mpi\\.h|gtest|gmock|benchmark)")
-set(outside_experiment "^(CLI|mpi\\.h|gtest|gmock|benchmark)")
+set(outside_core "^(toml\\+\\+|nlohmann|Eigen|unsupported/Eigen|fmt|CLI|mpi\\.h|simgrid/|xbt|gtest|gmock|benchmark)")
+set(outside_analysis "^(toml\\+\\+|nlohmann|fmt|CLI|mpi\\.h|simgrid/|xbt|gtest|gmock|benchmark)")
+set(outside_experiment "^(CLI|mpi\\.h|simgrid/|xbt|gtest|gmock|benchmark)")
 foreach(dir IN LISTS core)
   set(forbidden_${dir} "${outside_core}")
 endforeach()
 set(forbidden_spectral "${outside_analysis}")
 set(forbidden_catalog "${outside_analysis}")
 set(forbidden_experiment "${outside_experiment}")
-# The runtimes (MPI) sit beside the engines, on the core, with their own libraries.
-set(forbidden_runtime "^(toml\\+\\+|nlohmann|Eigen|unsupported/Eigen|fmt|CLI|gtest|gmock|benchmark)")
+# The runtimes (MPI) and SimGrid sit beside the engines, on the core, each with its own library.
+set(forbidden_runtime "^(toml\\+\\+|nlohmann|Eigen|unsupported/Eigen|fmt|CLI|simgrid/|xbt|gtest|gmock|benchmark)")
+set(forbidden_simgrid "^(toml\\+\\+|nlohmann|Eigen|unsupported/Eigen|fmt|CLI|mpi\\.h|gtest|gmock|benchmark)")
 set(forbidden_mpi "${forbidden_runtime}")
 
 set(errors "")

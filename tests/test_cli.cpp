@@ -128,7 +128,7 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run " + data + "/odf-on-star.toml", data + "/odf-on-star.toml: key 'alpha'"},
       {"run " + data + "/no-such-file.toml", "no-such-file.toml: scenario file not found"},
       {"run --set engine=des --set workload.kind=dynamic", "key 'workload.kind': is not honoured by engine = \"des\" (engines that read it: sync)"},
-      {"run --set async.virtual_load=true", "key 'async.virtual_load': is not honoured by engine = \"sync\" (engines that read it: des, mpi)"},
+      {"run --set async.virtual_load=true", "key 'async.virtual_load': is not honoured by engine = \"sync\" (engines that read it: des, mpi, simgrid)"},
       {"run --set engine=des --set load.init=single:0,1000*N --set async.lb_period=0", "key 'async.lb_period': must be > 0"},
       {"run --format xml", "--format"},
       {"run --repeat 0", "--repeat"},

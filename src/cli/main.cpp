@@ -9,6 +9,10 @@
 #ifdef NNLB_HAVE_MPI
 #include "nnlb/runtime/mpi_engine.hpp"
 #endif
+#ifdef NNLB_HAVE_SIMGRID
+#include "nnlb/simgrid/platform_file.hpp"
+#include "nnlb/simgrid/simgrid_engine.hpp"
+#endif
 #include "nnlb/util/error.hpp"
 #include "nnlb/version.hpp"
 
@@ -45,6 +49,10 @@ int main(int argc, char** argv) {
 #ifdef NNLB_HAVE_MPI
   // Under mpirun, engine = "mpi" runs node programs on the ranks.
   if (nnlb::cli::World::get().mpi()) nnlb::attach_runner("mpi", [](const nnlb::EngineRun& r) { return nnlb::run_mpi(r); });
+#endif
+#ifdef NNLB_HAVE_SIMGRID
+  nnlb::attach_runner("simgrid", nnlb::run_simgrid);  // each run in a process of its own
+  nnlb::attach_platform_reader("simgrid", nnlb::read_simgrid_platform);
 #endif
   try {
     for (auto& [sub, action] : commands)

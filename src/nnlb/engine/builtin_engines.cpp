@@ -53,7 +53,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .honours = {"port", "de.sweep_cost", "invocation", "threshold.", "workload.", "stop.steps", "stop.imbalance",
                                   "stop.quiescent", "stop.spread", "output.load_history", "output.series_every"},
                       .except = {},
-                      .run = {}});
+                      .run = {},
+                      .unavailable = {}});
   registry.push_back({.name = "rounds",
                       .summary = "node programs in lock-step rounds, a message read one round later",
                       .time = TimeModel::rounds,
@@ -62,7 +63,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_time_limit = 0,
                       .honours = {"stop.steps", "stop.band", "output.series_every"},
                       .except = {},
-                      .run = run_rounds_engine});
+                      .run = run_rounds_engine,
+                      .unavailable = {}});
   registry.push_back({.name = "des",
                       .summary = "discrete events in simulated seconds, links with latency and bandwidth (the built-in simulator)",
                       .time = TimeModel::simulated_seconds,
@@ -71,7 +73,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn."},
                       .except = {"churn.repair"},
-                      .run = run_des_engine});
+                      .run = run_des_engine,
+                      .unavailable = {}});
   registry.push_back({.name = "p2p",
                       .summary = "loosely-synchronous jobs on a changing P2P host network, in time units (Douglas & Harwood)",
                       .time = TimeModel::time_units,
@@ -79,7 +82,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .items = true,
                       .honours = {"p2p.", "churn.", "guest.", "stop.time", "stop.band"},
                       .except = {},
-                      .run = {}});
+                      .run = {},
+                      .unavailable = {}});
   // Real ranks under mpirun: the runtime attaches its runner when it can run (src/cli/main.cpp).
   registry.push_back({.name = "mpi",
                       .summary = "real ranks under mpirun -np P, one rank per node, wall-clock seconds",
@@ -89,7 +93,21 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_time_limit = 600,
                       .honours = {"async.", "message.", "output.sample_period", "stop.band", "stop.time", "stop.stall", "mpi."},
                       .except = {},
-                      .run = {}});
+                      .run = {},
+                      .unavailable = "engine = \"mpi\" runs under mpirun (mpirun -np P nnlb run ...): this process was not started by "
+                                     "mpirun, or nnlb was built without MPI"});
+  // SimGrid (src/nnlb/simgrid/): its runner is attached where nnlb was built with it (src/cli/main.cpp).
+  registry.push_back({.name = "simgrid",
+                      .summary = "SimGrid 3.32 (S4U): an actor per node on a platform's hosts, flow-level network with contention",
+                      .time = TimeModel::simulated_seconds,
+                      .items = true,
+                      .provides = program_capabilities,
+                      .honours = {"simgrid.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
+                                  "output.series_every", "output.sample_period", "tasks.latency"},
+                      .except = {},
+                      .run = {},
+                      .unavailable = "engine = \"simgrid\" is not available: nnlb was built without SimGrid (libsimgrid-dev; scripts/deps "
+                                     "installs it)"});
 }
 
 }  // namespace nnlb

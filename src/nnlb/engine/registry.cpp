@@ -1,6 +1,7 @@
 #include "nnlb/engine/registry.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace nnlb {
@@ -43,6 +44,25 @@ void attach_runner(std::string_view name, std::function<RunResult(const EngineRu
       return;
     }
   throw std::logic_error("no engine '" + std::string(name) + "' to attach a runner to");
+}
+
+namespace {
+
+std::map<std::string, PlatformReader, std::less<>>& readers() {
+  static std::map<std::string, PlatformReader, std::less<>> r;
+  return r;
+}
+
+}  // namespace
+
+void attach_platform_reader(std::string_view name, PlatformReader read) {
+  if (find_engine(name) == nullptr) throw std::logic_error("no engine '" + std::string(name) + "' to attach a platform reader to");
+  readers()[std::string(name)] = std::move(read);
+}
+
+const PlatformReader* platform_reader(std::string_view name) {
+  const auto it = readers().find(name);
+  return it == readers().end() ? nullptr : &it->second;
 }
 
 const EngineEntry* find_engine(std::string_view name) {

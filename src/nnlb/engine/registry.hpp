@@ -25,6 +25,15 @@
 
 namespace nnlb {
 
+// The SimGrid engine's own settings (src/nnlb/simgrid/, keys simgrid.*); its platform file is the
+// Platform's (hosts_file).
+struct SimgridSettings {
+  // "serial": a link direction transmits one message at a time, latency pipelined (des's links);
+  // "sharing": messages start at once and share bandwidth (SimGrid's max-min). Delivery is first in,
+  // first out per link and channel under both.
+  std::string network = "serial";
+};
+
 // A run of a node program on a program engine, whatever the engine.
 struct EngineRun {
   const Topology& topology;
@@ -51,6 +60,7 @@ struct EngineRun {
   Churn* churn = nullptr;                  // hosts leave and enter (a step each time unit); balance then ends no run
   ItemPayloads* payloads = nullptr;        // real ranks: the application's data behind its items (node/payload.hpp)
   std::string nodes_key = "topology";     // the key that sets the number of nodes (for messages)
+  SimgridSettings simgrid{};              // engine = "simgrid"
 };
 
 // How an engine counts time.
@@ -82,13 +92,30 @@ struct EngineEntry {
   // Keys of an honoured family it does not honour.
   std::vector<std::string> except;
   std::function<RunResult(const EngineRun&)> run;  // null: driven by the experiment layer, or not available here
+  std::string unavailable;  // with no runner: why (one line), for an engine that runs programs
 
   bool honours_key(std::string_view key) const;
 };
 
+// A platform file in an engine's own format (a SimGrid XML platform for "simgrid") and how the
+// nodes map onto its hosts.
+struct PlatformFile {
+  std::string path;
+  std::string mapping = "order";  // order | random | file:PATH
+  std::uint64_t seed = 1;         // of a random mapping
+  std::string base_dir;           // a relative mapping file is read from here
+};
+// Reads one: the host each node runs on, its speed, and each slot's route (latency, narrowest
+// bandwidth). InputError naming the file or the mapping when it cannot be used.
+using PlatformReader = std::function<Platform(const PlatformFile&, const Graph&)>;
+
 void register_engine(EngineEntry entry);
 // Gives a registered engine its runner (a runtime that can run here).
 void attach_runner(std::string_view name, std::function<RunResult(const EngineRun&)> run);
+// Gives a registered engine its platform reader (where it can run).
+void attach_platform_reader(std::string_view name, PlatformReader read);
+// The reader of the engine `name`, or null.
+const PlatformReader* platform_reader(std::string_view name);
 const EngineEntry* find_engine(std::string_view name);
 const std::vector<EngineEntry>& engines();  // in registration order
 // Whether some engine names `key` as engine-specific.

@@ -7,6 +7,7 @@
 #include "nnlb/programs/domain_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/p2p/p2p_engine.hpp"
+#include "nnlb/engine/registry.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/line_file.hpp"
@@ -136,9 +137,10 @@ RunResult run_job_agents(const Scenario& s, const PreparedRun& p, std::uint64_t 
   if (churn) r.churn = &*churn;
   if (r.sample_period == 0) r.sample_period = 10 * s.number("async.lb_period");
   // Jobs do not execute here: a strategy stuck out of the band (DASUD's local minima) would run to
-  // stop.time. On des it is "stalled" after 1000 balancing periods without a move unless
-  // stop.stall says otherwise.
-  if (s.text("engine") == "des" && !s.is_set("stop.stall")) r.stall = 1000 * s.number("async.lb_period");
+  // stop.time. In simulated time (des, simgrid) it is "stalled" after 1000 balancing periods
+  // without a move unless stop.stall says otherwise.
+  if (find_engine(s.text("engine"))->time == TimeModel::simulated_seconds && !s.is_set("stop.stall"))
+    r.stall = 1000 * s.number("async.lb_period");
   return run_engine(s, s.text("engine"), r);
 }
 

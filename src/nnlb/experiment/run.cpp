@@ -138,9 +138,25 @@ AsyncBalancerOptions balancer_options(const Scenario& s, const Platform& platfor
   return b;
 }
 
+// A SimGrid XML platform (engine = "simgrid", docs/simgrid.md): the nodes' hosts, speeds and
+// routes come from the file, read by the engine's platform reader.
+Platform simgrid_platform(const Scenario& s, const Graph& g, std::uint64_t seed, const std::string& path) {
+  require(s.text("engine") == "simgrid", s, "platform.file", "a SimGrid platform (.xml) needs engine = \"simgrid\"");
+  for (const char* key : {"platform.preset", "platform.speed", "platform.latency", "platform.bandwidth"})
+    require(s.is_default(key), s, key, "is given by the SimGrid platform.file");
+  const PlatformReader* read = platform_reader("simgrid");
+  if (read == nullptr) throw InputError(s.source(), "engine", find_engine("simgrid")->unavailable);
+  return located(s, "platform.file", [&] { return (*read)({path, s.text("simgrid.mapping"), seed, s.base_dir()}, g); });
+}
+
 // Where the nodes run: speeds and links from the platform.* keys, or a preset of Jeannot &
-// Vernier's networks, then a platform file's lines on top.
+// Vernier's networks, then a platform file's lines on top; or a SimGrid XML platform.
 Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
+  std::filesystem::path file(s.is_set("platform.file") ? s.text("platform.file") : "");
+  if (file.is_relative() && !s.base_dir().empty()) file = std::filesystem::path(s.base_dir()) / file;
+  const bool xml = file.extension() == ".xml";
+  require(xml || s.is_default("simgrid.mapping"), s, "simgrid.mapping", "applies only with a SimGrid platform.file (.xml)");
+  if (xml) return simgrid_platform(s, g, seed, file.string());
   const std::string preset = s.text("platform.preset");
   Platform p;
   if (preset == "none") {
@@ -157,11 +173,7 @@ Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
     p.speed = located(s, "platform.speed", [&] { return make_speeds(s.text("platform.speed"), g.num_nodes(), seed, s.base_dir()); });
   else
     require(s.is_default("platform.speed"), s, "platform.speed", "is given by platform.preset = \"two-cluster\"");
-  if (s.is_set("platform.file")) {
-    std::filesystem::path path(s.text("platform.file"));
-    if (path.is_relative() && !s.base_dir().empty()) path = std::filesystem::path(s.base_dir()) / path;
-    located(s, "platform.file", [&] { apply_platform_file(path.string(), g, p); });
-  }
+  if (s.is_set("platform.file")) located(s, "platform.file", [&] { apply_platform_file(file.string(), g, p); });
   return p;
 }
 
@@ -254,7 +266,9 @@ void check_des_periods(const Scenario& s) {
 struct EngineCost {
   double per_node, per_slot;
 };
-constexpr EngineCost sync_cost{32, 16}, des_cost{512, 512};
+// simgrid: an actor per node (its context, the pages of its stack it touches) and per slot two
+// mailboxes with a get posted on each; hypercube:10 measured 48 MB over the process's base.
+constexpr EngineCost sync_cost{32, 16}, des_cost{512, 512}, simgrid_cost{16384, 4096};
 
 // What a run of `s` will hold, estimated from its keys before anything is built: the graph
 // (from the topology spec), the engine's arrays or, for an analysis, the spectrum solver's, and
@@ -284,7 +298,9 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
       return m;
     }
   }
-  const EngineCost cost = des || s.text("engine") == "rounds" ? des_cost : sync_cost;  // node programs: agents and mailboxes
+  // Node programs: agents and mailboxes (and on simgrid actors).
+  const std::string name = s.text("engine");
+  const EngineCost cost = name == "simgrid" ? simgrid_cost : des || name == "rounds" ? des_cost : sync_cost;
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
       s.number("async.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
@@ -355,6 +371,7 @@ EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& pro
   r.separate_control = s.boolean("des.separate_control");
   r.work_scale = s.number("mpi.work_scale");
   r.faults.drop_every = static_cast<std::uint64_t>(s.integer("mpi.drop_every"));
+  r.simgrid.network = s.text("simgrid.network");
   r.seed = engine_seed;
   return r;
 }
@@ -362,9 +379,7 @@ EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& pro
 RunResult run_engine(const Scenario& s, std::string_view engine, const EngineRun& run) {
   const EngineEntry* e = find_engine(engine);
   if (e == nullptr || !e->runs_programs) throw InputError(s.source(), "engine", "engine '" + std::string(engine) + "' does not run node programs");
-  if (!e->run)
-    throw InputError(s.source(), "engine", "engine = \"" + std::string(engine) + "\" runs under mpirun (mpirun -np P nnlb run ...): this process was " +
-                                               "not started by mpirun, or nnlb was built without MPI");
+  if (!e->run) throw InputError(s.source(), "engine", e->unavailable);
   return e->run(run);
 }
 
@@ -396,7 +411,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   require(!jobs || p.policy.domain, s, "algorithm", "engine = \"p2p\" runs the job strategies: algorithm = en | dasud | pm | sid | push | pull");
   require(!p.policy.domain || s.text("engine") != "sync", s, "engine",
           "algorithm = \"" + s.text("algorithm") + "\" moves whole jobs: engine = \"p2p\" (the loosely-synchronous engine), or \"des\" / "
-          "\"mpi\" (as node programs over messages)");
+          "\"simgrid\" / \"mpi\" (as node programs over messages)");
   if (p.policy.program || p.policy.domain) return p;
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
@@ -549,6 +564,7 @@ json to_json(const RunRecord& r) {
             {"parameters", r.parameters},
             {"summary", std::move(summary)},
             {"series", series}};
+  if (!r.result.engine_info.empty()) j["engine_info"] = r.result.engine_info;
   if (!r.result.final_load.empty()) j["final_load"] = r.result.final_load;
   if (!r.result.load_history.steps.empty())
     j["load_history"] = {{"steps", r.result.load_history.steps}, {"loads", r.result.load_history.loads}};

@@ -108,11 +108,12 @@ std::vector<KeyInfo> make_keys() {
        "network of Jeannot & Vernier sec. 4.2: lan (100 Mb/s, 0.15 ms), dsl (1 Mb/s, 40 ms), two-cluster (Fig. 6: two halves at "
        "3000 / 2000 Mflop/s, 1 Gb/s and 0.15 ms inside, a 15 ms backbone); none: the platform.* keys",
        {"none", "lan", "dsl", "two-cluster"}},
-      {"platform.file", Type::string, nullptr, "platform file: per-node speeds and per-link latency and bandwidth, applied last (docs/platform-files.md)", {}},
+      {"platform.file", Type::string, nullptr, "platform file: per-node speeds and per-link latency and bandwidth, applied last (docs/platform-files.md); on engine = simgrid a "
+       "SimGrid XML platform (a name ending in .xml: its hosts, speeds and routes; docs/simgrid.md)", {}},
       {"platform.latency", Type::number, 5e-5, "link latency in seconds (time-based engines)", {}},
       {"platform.bandwidth", Type::number, 1.25e8, "link bandwidth in bytes/s (time-based engines)", {}},
       // The asynchronous programs' processes (Couturier et al. sec. 6.1) and the sizes of all
-      // programs' messages, on every engine with time (des, mpi). Their des.* names of earlier
+      // programs' messages, on every engine with time (des, mpi, simgrid). Their des.* names of earlier
       // versions are aliases.
       {"async.virtual_load", Type::boolean, false, "async: announce transfers in control messages; receivers count announced load (Couturier et al. sec. 6)", {}, {"des.virtual_load"}},
       {"async.flops_per_unit", Type::number, 1e5, "async: computation per load unit and iteration (flop)", {}, {"des.flops_per_unit"}},
@@ -123,10 +124,19 @@ std::vector<KeyInfo> make_keys() {
       {"async.stagger", Type::boolean, false, "async: balancing processes start at a random offset in [0, lb_period) instead of in lock step", {}, {"des.stagger"}},
       {"async.initial_knowledge", Type::boolean, true, "async: nodes start knowing their neighbours' initial loads (else 0 until the first reports)", {}, {"des.initial_knowledge"}},
       {"async.compute_chunk", Type::number, 0.0, "async: compute in slices of at most this many seconds and ship decided load between them (0: an iteration is atomic)", {}, {"des.compute_chunk"}},
-      {"message.bytes_per_unit", Type::number, 1250.0, "des, mpi: data message bytes per load unit", {}, {"des.bytes_per_unit"}},
-      {"message.control_bytes", Type::number, 64.0, "des, mpi: size of a control message (bytes)", {}, {"des.control_bytes"}},
+      {"message.bytes_per_unit", Type::number, 1250.0, "des, mpi, simgrid: data message bytes per load unit", {}, {"des.bytes_per_unit"}},
+      {"message.control_bytes", Type::number, 64.0, "des, mpi, simgrid: size of a control message (bytes)", {}, {"des.control_bytes"}},
       {"des.separate_control", Type::boolean, false, "des: control messages get a lane of their own instead of queueing behind data", {}},
-      {"output.sample_period", Type::number, 0.0, "des, mpi: series sampling period (seconds, simulated or wall-clock); 0: 10 balancing periods", {}, {"des.sample_period"}},
+      // engine = "simgrid" (docs/simgrid.md).
+      {"simgrid.network", Type::string, "serial",
+       "simgrid: serial = a link direction transmits one message at a time, latency pipelined (des's links); sharing = messages start at "
+       "once and share bandwidth (SimGrid's max-min); first in, first out per link either way",
+       {"serial", "sharing"}},
+      {"simgrid.mapping", Type::string, "order",
+       "simgrid: nodes onto the hosts of a SimGrid platform.file (.xml): order (node i on the i-th host, names in natural order), "
+       "random (seeded), or file:PATH (one host name per line, node i on line i)",
+       {}},
+      {"output.sample_period", Type::number, 0.0, "des, mpi, simgrid: series sampling period (seconds, simulated or wall-clock); 0: 10 balancing periods", {}, {"des.sample_period"}},
       {"app.iterations", Type::integer, std::int64_t{1000}, "iterative: iterations of the application", {}},
       {"app.lb_every", Type::integer, std::int64_t{1}, "iterative: a balancing step every this many iterations (from the first)", {}},
       {"app.work_per_unit", Type::number, 1e6, "iterative: computation per load unit and iteration (flop)", {}},

@@ -67,7 +67,9 @@ bool is_task_algorithm(const std::string& algorithm) { return algorithm == "dd" 
 std::string task_topology(const Scenario& s) {
   for (const char* key : {"topology", "load.init", "load.mode", "platform.latency", "platform.preset"})
     require(s.is_default(key), s, key, "does not apply to task scheduling (the cores are tasks.cores, the work tasks.init, the links' latency tasks.latency)");
-  require(s.text("engine") == "des" || s.text("engine") == "mpi", s, "engine", "task scheduling needs time: engine = \"des\" (or \"mpi\" under mpirun)");
+  const std::string engine = s.text("engine");
+  require(engine == "des" || engine == "simgrid" || engine == "mpi", s, "engine",
+          "task scheduling needs time: engine = \"des\" or \"simgrid\" (or \"mpi\" under mpirun)");
   require(s.text("agent") == "auto", s, "agent", "task scheduling runs its own node programs: leave agent = \"auto\"");
   const std::int64_t cores = s.integer("tasks.cores");
   require(cores >= 2 && cores <= max_cores, s, "tasks.cores", "must be in 2 .. " + std::to_string(max_cores));

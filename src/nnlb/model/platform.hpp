@@ -21,6 +21,10 @@ struct Platform {
   std::vector<double> latency;    // per directed slot, or one value for all links
   std::vector<double> bandwidth;  // per directed slot, or one value for all links
   Background background;          // the fraction of each node's speed left to the run, over time
+  // From a SimGrid platform file (engine = "simgrid"): the file and the host node i runs on (the
+  // speeds and links above are then those of the hosts and their routes); empty otherwise.
+  std::string hosts_file;
+  std::vector<std::string> hosts;
 
   double node_speed(NodeId i) const { return speed.size() == 1 ? speed[0] : speed[i]; }
   double link_latency(Slot s) const { return latency.size() == 1 ? latency[0] : latency[s]; }

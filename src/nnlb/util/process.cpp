@@ -12,17 +12,6 @@ namespace nnlb {
 
 namespace {
 
-// Reads `fd` to its end.
-std::string drain(int fd) {
-  std::string out;
-  char buf[4096];
-  while (true) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
-    else if (n == 0 || errno != EINTR) return out;
-  }
-}
-
 int wait_for(pid_t pid) {
   int raw = 0;
   while (::waitpid(pid, &raw, 0) < 0)
@@ -31,6 +20,16 @@ int wait_for(pid_t pid) {
 }
 
 }  // namespace
+
+std::string read_to_end(int fd) {
+  std::string out;
+  char buf[4096];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR) return out;
+  }
+}
 
 ProgramOutcome run_program(const std::vector<std::string>& argv) {
   ProgramOutcome outcome;
@@ -50,7 +49,7 @@ ProgramOutcome run_program(const std::vector<std::string>& argv) {
   ::close(pipe_fds[1]);
   if (err == 0) {
     outcome.started = true;
-    outcome.output = drain(pipe_fds[0]);
+    outcome.output = read_to_end(pipe_fds[0]);
     outcome.status = wait_for(pid);
   }
   ::close(pipe_fds[0]);

@@ -11,6 +11,9 @@ struct ProgramOutcome {
   std::string output;    // what it wrote on stdout and stderr
 };
 
+// Reads the file descriptor `fd` (a pipe) to its end.
+std::string read_to_end(int fd);
+
 // Starts argv[0] (looked up in PATH) with the arguments argv[1..], stdin from /dev/null, and
 // waits for it to end.
 ProgramOutcome run_program(const std::vector<std::string>& argv);

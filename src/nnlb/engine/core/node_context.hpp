@@ -5,6 +5,7 @@
 // these calls on its run type and nothing else.
 #include <cstddef>
 
+#include "nnlb/engine/core/node_state.hpp"
 #include "nnlb/node/context.hpp"
 
 namespace nnlb {
@@ -14,6 +15,15 @@ class NodeContext final : public Context {
  public:
   explicit NodeContext(Run& run, std::size_t lane = 0) : run_(run), lane_(lane) {}
   void bind(NodeId node) { node_ = node; }
+  // Runs one of node i's handlers (`handler(agent)`) with this Context bound to it; true when what
+  // the node holds changed (the engine then updates its band bookkeeping once).
+  template <class F>
+  bool handle(NodeId i, NodeState& n, F&& handler) {
+    bind(i);
+    const double before = n.held();
+    handler(*n.agent);
+    return n.held() != before;
+  }
 
   NodeId self() const override { return node_; }
   double now() const override { return run_.now(); }

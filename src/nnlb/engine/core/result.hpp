@@ -84,6 +84,8 @@ struct RunResult {
   RunSummary summary;
   std::vector<double> final_load;  // filled when asked for
   LoadHistory load_history;        // filled when asked for
+  // What the engine ran on, for the record (the simulator's version, its network settings).
+  std::map<std::string, std::string> engine_info;
 };
 
 // Thrown when an engine finds that load was created or destroyed.

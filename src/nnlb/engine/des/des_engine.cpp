@@ -12,6 +12,7 @@
 #include "nnlb/engine/core/ledger.hpp"
 #include "nnlb/engine/core/node_context.hpp"
 #include "nnlb/engine/core/node_state.hpp"
+#include "nnlb/engine/core/node_times.hpp"
 #include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/engine/core/tally.hpp"
@@ -84,9 +85,7 @@ struct Mailboxes {
 struct DesNode : NodeState {
   Ports ports;
   bool alive = true;
-  bool in_band = false;
-  bool idle = false;  // holds nothing
-  double idle_since = 0, idle_time = 0, band_entry = 0;
+  NodeTimes times;
   // The event sequence number when this node started: a timer or an item's end set by an earlier
   // node of the same id (one that left) is older and never reaches this one.
   std::uint64_t born = 0;
@@ -292,11 +291,7 @@ class DesRun {
   // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
   template <class F>
   void call(NodeId i, F&& handler) {
-    ctx_.bind(i);
-    DesNode& n = nodes_[i];
-    const double before = n.held();
-    handler(*n.agent);
-    if (n.held() != before) settle(i);
+    if (ctx_.handle(i, nodes_[i], handler)) settle(i);
   }
 
   // Puts a message from node i on the wire of port p; its load and items have left the node.
@@ -452,8 +447,8 @@ class DesRun {
     for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
     n.alive = false;
     n.agent.reset();
-    if (n.in_band) --in_band_;
-    n.in_band = false;
+    if (n.times.in_band) --in_band_;
+    n.times.in_band = false;
     --alive_;
     live_speed_ -= speed(i);
   }
@@ -520,8 +515,8 @@ class DesRun {
     DesNode& n = nodes_[i];
     n = DesNode{};
     n.born = queue_.pushed();
-    n.idle = true;
-    n.idle_since = now_;
+    n.times.idle = true;
+    n.times.idle_since = now_;
     ++alive_;
     live_speed_ += speed(i);
     for (NodeId j : peers) {
@@ -559,20 +554,7 @@ class DesRun {
     DesNode& n = nodes_[i];
     if (!n.alive) return;
     const double held = n.held();
-    const bool idle = held <= 0;
-    if (idle != n.idle) {
-      if (idle) n.idle_since = now_;
-      else n.idle_time += now_ - n.idle_since;
-      n.idle = idle;
-    }
-    const bool band = rule_.within(held, target(i, mean()));
-    if (band && !n.in_band) {
-      n.band_entry = now_;
-      ++in_band_;
-    } else if (!band && n.in_band) {
-      --in_band_;
-    }
-    n.in_band = band;
+    in_band_ += n.times.update(held, rule_.within(held, target(i, mean())), now_);
   }
 
   // Band of every node, at the start (initial) or after the mean changed.
@@ -582,13 +564,8 @@ class DesRun {
     for (NodeId i = 0; i < nodes_.size(); ++i) {
       DesNode& n = nodes_[i];
       if (!n.alive) continue;
-      if (initial) {
-        n.idle = n.held() <= 0;
-        if (n.idle) n.idle_since = t;
-      }
       const bool band = rule_.within(n.held(), target(i, m));
-      if (band && (initial || !n.in_band)) n.band_entry = t;
-      n.in_band = band;
+      n.times.reset(initial, n.held(), band, t);
       in_band_ += band;
     }
   }
@@ -651,12 +628,9 @@ class DesRun {
     for (NodeId i = 0; i < nodes_.size(); ++i) {
       const DesNode& n = nodes_[i];
       if (!n.alive) continue;
-      tm.avg_idle_time += n.idle_time + (n.idle ? now_ - n.idle_since : 0.0);
-      tm.avg_convergence_time += n.band_entry;
-      tm.max_convergence_time = std::max(tm.max_convergence_time, n.band_entry);
+      accumulate(tm, n.times, now_);
     }
-    tm.avg_idle_time /= alive_;
-    tm.avg_convergence_time /= alive_;
+    average(tm, alive_);
     tm.data_transferred = sum.initial_total != 0 ? tally_.moved() / sum.initial_total : 0.0;
     tally_.close(tm);
     tm.events = events_;

@@ -1,0 +1,554 @@
+#include "nnlb/simgrid/simgrid_engine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
+
+#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/ledger.hpp"
+#include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/node_state.hpp"
+#include "nnlb/engine/core/node_times.hpp"
+#include "nnlb/engine/core/recorder.hpp"
+#include "nnlb/engine/core/summary.hpp"
+#include "nnlb/engine/core/tally.hpp"
+#include "nnlb/metrics/load_stats.hpp"
+#include "nnlb/simgrid/codec.hpp"
+#include "nnlb/simgrid/configured_engine.hpp"
+#include "nnlb/simgrid/hosts.hpp"
+#include "nnlb/simgrid/own_process.hpp"
+
+namespace nnlb {
+
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+constexpr double never = std::numeric_limits<double>::infinity();
+
+// A message sent and not yet taken: on its way, or in its receiver's mailbox.
+struct Wire {
+  Message msg;  // msg.port: the receiver's port
+  std::vector<Item> items;
+  Channel channel = Channel::control;
+  Port out = 0;      // the sender's port
+  double units = 0;  // its size for SimGrid (units_per_byte)
+};
+
+struct Timer {
+  double at;
+  std::uint64_t seq;
+  std::uint32_t tag;
+  bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+};
+
+// The sending end of a link direction.
+struct OutPort {
+  std::array<sg4::Mailbox*, channel_count> box{};
+  Port back = 0;                // the receiver's port of the link
+  double units_per_second = 1;  // the route's narrowest link
+  double free_at = 0;           // serial: when it has transmitted its last message
+  std::deque<Wire*> queued;     // serial: messages waiting for it
+};
+
+// The receiving end: a get posted on each channel's mailbox, and where it puts what it got.
+struct InPort {
+  std::array<sg4::CommPtr, channel_count> get;
+  std::array<Wire*, channel_count> got{};
+};
+
+struct SgNode : NodeState {
+  sg4::Host* host = nullptr;
+  std::vector<NeighborInfo> info;
+  std::vector<OutPort> out;
+  std::vector<InPort> in;
+  std::array<std::vector<Wire*>, channel_count> mailbox;  // arrived, not taken, oldest first
+  // Puts under way. The sender waits for each: SimGrid 3.32 keeps a comm its sender never waits
+  // for in the sender's books, and removes a detached one from a list of all of them.
+  std::vector<sg4::CommPtr> sending;
+  // What the running handler asked of SimGrid, done once it has returned: sends, an item's
+  // execution, the gets that follow an arrival (port, channel).
+  std::vector<Wire*> to_send;
+  bool to_execute = false;
+  std::vector<std::pair<Port, std::size_t>> to_receive;
+  std::size_t queued = 0;  // serial: messages waiting in its out ports
+  sg4::ExecPtr exec;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
+  std::uint64_t timers_set = 0;
+  NodeTimes times;
+};
+
+class SimgridRun {
+ public:
+  SimgridRun(const EngineRun& r, const Hosts& hosts)
+      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), overdraft_(r.program.needs().overdraft),
+        serial_(r.simgrid.network == "serial"), rule_{r.band, load_grain(integer_, r.initial)},
+        period_(r.sample_period > 0 ? r.sample_period : 1e-2), recorder_({}), ctx_(*this) {
+    for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = r.program.notifies(static_cast<Channel>(c));
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) platform_.speed.push_back(hosts.of_node[i]->get_speed());
+    recorder_ = Recorder(speed_shares(platform_, g_.num_nodes()));
+    relative_ = !recorder_.shares().empty();
+    for (double c : platform_.speed) speed_sum_ += c;
+    nodes_.resize(g_.num_nodes());
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) ledger_.open(nodes_[i], r.initial, i);
+    const bool colored = usable_coloring(r.program, r.coloring, g_.num_slots());
+    boxes_.resize(g_.num_slots());
+    for (Slot s = 0; s < g_.num_slots(); ++s)
+      for (std::size_t c = 0; c < channel_count; ++c) boxes_[s][c] = sg4::Mailbox::by_name(std::to_string(s) + (c == 0 ? "c" : "d"));
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
+      SgNode& n = nodes_[i];
+      n.host = hosts.of_node[i];
+      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
+        const NodeId j = g_.target(s);
+        n.info.push_back({j, g_.degree(j), platform_.speed[j], hosts.latency[s], hosts.bandwidth[s],
+                          colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1, nodes_[j].held()});
+        OutPort& o = n.out.emplace_back();
+        o.box = boxes_[s];
+        o.back = static_cast<Port>(g_.reverse(s) - g_.first_slot(j));
+        o.units_per_second = hosts.bandwidth[s] * units_per_byte;
+      }
+      n.in.resize(n.out.size());
+    }
+    rngs_.reserve(g_.num_nodes());
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) rngs_.emplace_back(r.seed, i);
+  }
+
+  RunResult run() {
+    reset_band(0.0, true);
+    std::vector<sg4::ActorPtr> actors;
+    for (NodeId i = 0; i < nodes_.size(); ++i)
+      actors.push_back(sg4::Actor::create("node-" + std::to_string(i), nodes_[i].host, [this, i] { guarded([&] { node(i); }); }));
+    sg4::Actor::create("monitor", nodes_[0].host, [this] { guarded([&] { monitor(); }); });
+    for (Slot s = 0; s < g_.num_slots(); ++s)
+      for (sg4::Mailbox* box : boxes_[s]) box->set_receiver(actors[g_.target(s)]);
+    sg4::Engine::get_instance()->run();
+    release();
+    if (error_) std::rethrow_exception(error_);
+    if (!reason_) reason_ = StopReason::quiet, stop_time_ = sg4::Engine::get_clock();
+    const LoadStats last = sample(result_, true);
+    finish(*reason_, last);
+    return std::move(result_);
+  }
+
+  // --- the Context of the bound node ---------------------------------------------------------
+
+  double now() const { return reason_ ? stop_time_ : sg4::Engine::get_clock(); }
+  double speed(NodeId i) const { return platform_.speed[i]; }
+  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(nodes_[i].out.size()); }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return nodes_[i].info; }
+  Rng& rng(NodeId i) { return rngs_[i]; }
+  bool integer_load() const { return integer_; }
+  double load(NodeId i) const { return nodes_[i].load; }
+  std::span<const Item> items(NodeId i) const { return nodes_[i].items; }
+
+  void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            const Cargo& cargo) {
+    SgNode& n = nodes_[i];
+    std::vector<Item> carried = take_cargo(n, i, p, degree(i), cargo, overdraft_);
+    for (const Item& it : carried) bytes += it.bytes;
+    tally_.sent(channel, now(), cargo.load, carried);
+    double load = cargo.load;
+    int copies = 1;
+    if (r_.faults.any() && (load > 0 || !carried.empty())) {  // every k-th carrying message (FaultInjection)
+      const std::uint64_t k = ++carrying_sent_;
+      if (FaultInjection::hits(r_.faults.drop_every, k)) return;
+      if (FaultInjection::hits(r_.faults.corrupt_every, k)) load *= 1 + 1e-6;
+      if (FaultInjection::hits(r_.faults.duplicate_every, k)) copies = 2;
+    }
+    // SimGrid hands a message of 0 bytes still paying its latency to a get posted after it was
+    // sent (CommImpl::irecv, 3.32): every message is at least one unit.
+    const double units = std::max(1.0, std::round(bytes * units_per_byte));
+    for (int copy = 0; copy < copies; ++copy) {
+      Wire* w = new_wire();
+      w->msg = Message{n.out[p].back, i, tag, static_cast<std::uint32_t>(carried.size()), load, value};
+      w->items = carried;
+      w->channel = channel;
+      w->out = p;
+      w->units = units;
+      if (notify_[static_cast<std::size_t>(channel)]) ++notifying_in_flight_;
+      n.to_send.push_back(w);
+    }
+  }
+
+  std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
+    SgNode& n = nodes_[i];
+    auto& box = n.mailbox[static_cast<std::size_t>(channel)];
+    taken_.clear();
+    taken_items_.clear();
+    for (Wire* w : box) {
+      credit(n, w->msg.load, w->items, taken_items_);
+      taken_.push_back(w->msg);
+      free_wire(w);
+    }
+    box.clear();
+    return taken_;
+  }
+
+  std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
+
+  void set_timer(NodeId i, double delay, std::uint32_t tag) {
+    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
+    SgNode& n = nodes_[i];
+    n.timers.push({now() + delay, n.timers_set++, tag});
+    ++timers_;
+  }
+
+  void add_load(NodeId i, std::size_t, double delta) {
+    own_load(nodes_[i], i, delta, integer_);
+    ledger_.add(delta);
+  }
+
+  void execute(NodeId i, ItemId item, std::uint32_t tag) {
+    SgNode& n = nodes_[i];
+    n.execution.begin(n, item, tag, now(), work_seconds(n, item, speed(i)), i);
+    n.to_execute = true;
+    ++executing_;
+    executed_any_ = true;
+  }
+
+  void note(std::string_view name, double value) { tally_.note(name, value); }
+  void detected(NodeId) { tally_.detected(now()); }
+  void finished(NodeId) { tally_.finished(now()); }
+
+ private:
+  // --- the actors ------------------------------------------------------------------------------
+
+  // Runs an actor's body; an error stops the run and is thrown again once the engine returned.
+  // SimGrid ends killed actors by an exception of its own, which must go through.
+  template <class F>
+  void guarded(F&& body) {
+    try {
+      body();
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;
+    } catch (...) {
+      error_ = std::current_exception();
+      stop(StopReason::time);
+    }
+  }
+
+  // Node i's actor: its program's start, then every event of the node, one at a time.
+  void node(NodeId i) {
+    SgNode& n = nodes_[i];
+    for (Port p = 0; p < n.in.size(); ++p)
+      for (std::size_t c = 0; c < channel_count; ++c) receive(i, p, c);
+    n.agent = r_.program.make_agent(i);
+    call(i, [&](Agent& a) { a.start(ctx_); });
+    if (++started_ == nodes_.size()) open_summary(result_.summary, sample(result_, true), current_total());
+    if (!carry_on(i, now())) return;
+    std::vector<sg4::ActivityPtr> waiting;
+    while (true) {
+      // One wait over the node's puts, its gets and its execution, until its next timer.
+      waiting.assign(n.sending.begin(), n.sending.end());
+      const std::size_t first_get = waiting.size();
+      for (const InPort& in : n.in) waiting.insert(waiting.end(), in.get.begin(), in.get.end());
+      const std::size_t first_exec = waiting.size();
+      if (n.exec) waiting.push_back(n.exec);
+      const double wake = next_wake(n);
+      const ssize_t k = sg4::Activity::wait_any_for(waiting, wake < never ? std::max(0.0, wake - now()) : -1.0);
+      if (k >= 0 && static_cast<std::size_t>(k) < first_get) {  // a put is over: SimGrid has forgotten it
+        n.sending[k] = std::move(n.sending.back());
+        n.sending.pop_back();
+        continue;
+      }
+      ++events_;
+      // Woken by the timeout, the wake is due even where SimGrid's clock is a rounding short of it.
+      const double due = k < 0 ? std::max(now(), wake) : now();
+      if (k < 0) {
+        fire_timer(i, due);
+      } else if (static_cast<std::size_t>(k) < first_exec) {
+        arrive(i, static_cast<Port>((k - first_get) / channel_count), (k - first_get) % channel_count);
+      } else {
+        executed(i);
+      }
+      if (!carry_on(i, due)) return;
+    }
+  }
+
+  // The series, the spread and the stall at every sample; the time limit.
+  void monitor() {
+    for (double next = period_;; next += period_) {
+      if (next > r_.time_limit) {
+        sg4::this_actor::sleep_until(r_.time_limit);
+        return stop(StopReason::time);
+      }
+      sg4::this_actor::sleep_until(next);
+      const LoadStats st = sample(result_, r_.series_every > 0);
+      if (r_.spread && st.max - st.min <= *r_.spread) return stop(StopReason::spread);
+      if (r_.stop_when_balanced && r_.stall > 0 && in_band_ != nodes_.size() && now() - tally_.last_move() >= r_.stall)
+        return stop(StopReason::stalled);
+    }
+  }
+
+  // After an event of node i: the stop rules, else what its handler asked of SimGrid (messages
+  // and timers due by `due`). False once the run stopped.
+  bool carry_on(NodeId i, double due) {
+    if (const auto reason = stop_now()) {
+      stop(*reason);
+      return false;
+    }
+    SgNode& n = nodes_[i];
+    for (Wire* w : n.to_send) {
+      if (serial_) n.out[w->out].queued.push_back(w), ++n.queued;
+      else put(n, w);
+    }
+    n.to_send.clear();
+    if (n.queued > 0) transmit(n, due);
+    if (n.to_execute) {
+      n.to_execute = false;
+      n.exec = sg4::this_actor::exec_async(n.execution.item->weight * reference_speed);
+    }
+    for (const auto& [p, c] : n.to_receive) receive(i, p, c);
+    n.to_receive.clear();
+    return true;
+  }
+
+  // The stop rules checked after every event, once every node has started (the spread and the
+  // stall at each sample, the time limit by the monitor).
+  std::optional<StopReason> stop_now() const {
+    if (started_ < nodes_.size()) return std::nullopt;
+    if (r_.stop_when_balanced && in_band_ == nodes_.size()) return StopReason::balanced;
+    if (r_.stop_on_detection && tally_.detected()) return StopReason::detected;
+    if (tally_.finished_count() >= nodes_.size()) return StopReason::finished;
+    if (timers_ == 0 && executing_ == 0 && notifying_in_flight_ == 0) return StopReason::quiet;  // messages of a silent channel wake no one
+    return std::nullopt;
+  }
+
+  void stop(StopReason reason) {
+    if (reason_) return;
+    reason_ = reason;
+    stop_time_ = sg4::Engine::get_clock();
+    sg4::Actor::kill_all();
+  }
+
+  // Serial: the messages whose link direction is free by `due` start, each when the one before
+  // it has been transmitted (des's LinkDirection: latency pipelined).
+  void transmit(SgNode& n, double due) {
+    for (OutPort& o : n.out)
+      while (!o.queued.empty() && o.free_at <= due) {
+        Wire* w = o.queued.front();
+        o.queued.pop_front();
+        --n.queued;
+        o.free_at = std::max(o.free_at, now()) + w->units / o.units_per_second;
+        put(n, w);
+      }
+  }
+
+  void put(SgNode& n, Wire* w) {
+    n.sending.push_back(n.out[w->out].box[static_cast<std::size_t>(w->channel)]->put_async(w, static_cast<std::uint64_t>(w->units)));
+  }
+
+  void receive(NodeId i, Port p, std::size_t c) {
+    InPort& in = nodes_[i].in[p];
+    in.get[c] = incoming(i, p)[c]->get_async<Wire>(&in.got[c]);
+  }
+
+  // The mailboxes of the link from node i's port p to node i.
+  const std::array<sg4::Mailbox*, channel_count>& incoming(NodeId i, Port p) const {
+    return boxes_[g_.reverse(g_.first_slot(i) + p)];
+  }
+
+  // The earliest of node i's timers and, serial, of its queued messages' starts.
+  double next_wake(const SgNode& n) const {
+    double wake = n.timers.empty() ? never : n.timers.top().at;
+    if (n.queued > 0)
+      for (const OutPort& o : n.out)
+        if (!o.queued.empty()) wake = std::min(wake, o.free_at);
+    return wake;
+  }
+
+  void fire_timer(NodeId i, double due) {
+    SgNode& n = nodes_[i];
+    if (n.timers.empty() || n.timers.top().at > due) return;  // woken to transmit
+    const std::uint32_t tag = n.timers.top().tag;
+    n.timers.pop();
+    --timers_;
+    call(i, [&](Agent& a) { a.timer(ctx_, tag); });
+  }
+
+  void arrive(NodeId i, Port p, std::size_t c) {
+    SgNode& n = nodes_[i];
+    n.mailbox[c].push_back(n.in[p].got[c]);
+    n.to_receive.emplace_back(p, c);
+    if (!notify_[c]) return;
+    --notifying_in_flight_;
+    call(i, [&](Agent& a) { a.arrived(ctx_, static_cast<Channel>(c)); });
+  }
+
+  void executed(NodeId i) {
+    SgNode& n = nodes_[i];
+    n.exec = nullptr;
+    --executing_;
+    completions_.complete(n.execution, now());
+    call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
+  }
+
+  // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
+  template <class F>
+  void call(NodeId i, F&& handler) {
+    if (!ctx_.handle(i, nodes_[i], handler)) return;
+    const double held = nodes_[i].held();
+    in_band_ += nodes_[i].times.update(held, rule_.within(held, target(i)), now());
+  }
+
+  Wire* new_wire() {
+    if (free_.empty()) return &wires_.emplace_back();
+    Wire* w = free_.back();
+    free_.pop_back();
+    return w;
+  }
+
+  void free_wire(Wire* w) {
+    w->items.clear();
+    w->units = 0;  // not live
+    free_.push_back(w);
+  }
+
+  // SimGrid's handles go before the engine: comms and executions still under way are cancelled.
+  void release() {
+    for (SgNode& n : nodes_) {
+      for (InPort& in : n.in)
+        for (sg4::CommPtr& get : in.get)
+          if (get && get->get_state() == sg4::Activity::State::STARTED) get->cancel();
+      for (sg4::CommPtr& put : n.sending)
+        if (put->get_state() == sg4::Activity::State::STARTED) put->cancel();
+      if (n.exec && n.exec->get_state() == sg4::Activity::State::STARTED) n.exec->cancel();
+      n.in.clear(), n.sending.clear(), n.exec = nullptr;
+    }
+  }
+
+  // --- metrics ---------------------------------------------------------------------------------
+
+  double current_total() const { return ledger_.current_total(completions_.weight); }
+  // What node i holds when balanced: the mean, or its share relative to speed.
+  double target(NodeId i) const {
+    return relative_ ? current_total() * speed(i) / speed_sum_ : current_total() / static_cast<double>(nodes_.size());
+  }
+
+  void reset_band(double t, bool initial) {
+    in_band_ = 0;
+    for (NodeId i = 0; i < nodes_.size(); ++i) {
+      const bool band = rule_.within(nodes_[i].held(), target(i));
+      nodes_[i].times.reset(initial, nodes_[i].held(), band, t);
+      in_band_ += band;
+    }
+  }
+
+  // Checks conservation from the nodes and the wires; records the sample.
+  LoadStats sample(RunResult& r, bool keep) {
+    ++samples_;
+    std::vector<double> w;
+    w.reserve(nodes_.size());
+    for (const SgNode& n : nodes_) w.push_back(n.held());
+    check(r.summary);
+    const LoadStats st = recorder_.sample(r, {samples_, 0, now()}, w, tally_.moved(), keep);
+    if (r_.record_load_history) Recorder::history(r, now(), std::move(w));
+    return st;
+  }
+
+  // Recount: what the nodes hold and have in hand, what they completed, and every message not yet
+  // taken (queued, on its way or in a mailbox).
+  void check(RunSummary& sum) {
+    Ledger::Count c;
+    for (const SgNode& n : nodes_) c.node(n, n.execution);
+    c.completed(completions_);
+    for (const Wire& w : wires_)
+      if (w.units > 0) c.in_flight(w.msg.load, w.items);
+    sum.final_total = c.total();
+    sum.max_conservation_error = std::max(sum.max_conservation_error, ledger_.check(std::move(c), integer_, "t = " + std::to_string(now())));
+  }
+
+  void finish(StopReason reason, const LoadStats& st) {
+    RunSummary& sum = result_.summary;
+    std::vector<double> held;
+    for (const SgNode& n : nodes_) held.push_back(n.held());
+    close_summary(sum, reason, rule_.all_within(held, current_total(), recorder_.shares()), st, held, tally_.moved());
+    tally_.close(sum, nodes_.size());
+    if (executed_any_) {
+      std::vector<double> busy;
+      for (const SgNode& n : nodes_) busy.push_back(n.execution.busy);
+      sum.work = completions_.metrics(std::move(busy));
+    }
+    TimeMetrics tm;
+    tm.time = now();
+    for (const SgNode& n : nodes_) accumulate(tm, n.times, now());
+    average(tm, nodes_.size());
+    tm.data_transferred = sum.initial_total != 0 ? tally_.moved() / sum.initial_total : 0.0;
+    tally_.close(tm);
+    tm.events = events_;
+    sum.timing = tm;
+    if (r_.record_final_load) result_.final_load = std::move(held);
+    result_.engine_info = {{"simgrid_version", simgrid_version()}, {"simgrid.network", r_.simgrid.network},
+                           {"platform", r_.platform.hosts_file.empty() ? "logical" : r_.platform.hosts_file}};
+    for (const std::string& setting : network_settings()) {
+      const auto colon = setting.find(':');
+      result_.engine_info[setting.substr(0, colon)] = setting.substr(colon + 1);
+    }
+  }
+
+  const EngineRun& r_;
+  const Graph& g_;
+  const bool integer_, overdraft_, serial_;
+  const BalanceRule rule_;
+  const double period_;
+  Platform platform_;  // the hosts' speeds
+  Recorder recorder_;
+  bool relative_ = false;
+  double speed_sum_ = 0;
+  bool notify_[channel_count] = {};
+  std::vector<SgNode> nodes_;
+  std::vector<std::array<sg4::Mailbox*, channel_count>> boxes_;  // per slot
+  std::vector<Rng> rngs_;
+  std::deque<Wire> wires_;  // every message ever sent, reused once taken (units > 0: live)
+  std::vector<Wire*> free_;
+  std::vector<Message> taken_;
+  std::vector<Item> taken_items_;
+  Ledger ledger_;
+  Tally tally_;
+  Completions completions_;
+  NodeContext<SimgridRun> ctx_;
+  RunResult result_;
+  std::size_t started_ = 0, in_band_ = 0;
+  std::uint64_t timers_ = 0, executing_ = 0, notifying_in_flight_ = 0;
+  std::uint64_t carrying_sent_ = 0, samples_ = 0, events_ = 0;
+  bool executed_any_ = false;
+  std::optional<StopReason> reason_;
+  double stop_time_ = 0;
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
+std::string simgrid_version() {
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+RunResult run_simgrid_here(const EngineRun& run) {
+  static bool ran = false;
+  if (ran) throw std::logic_error("engine simgrid: one simulation per process (run_simgrid runs each in a process of its own)");
+  ran = true;
+  if (!(run.sample_period >= 0)) throw std::logic_error("simgrid sample period must be >= 0");
+  ConfiguredEngine engine;
+  const Hosts hosts = hosts_of(run);
+  SimgridRun sim(run, hosts);
+  return sim.run();
+}
+
+RunResult run_simgrid(const EngineRun& run) {
+  return decode_result(in_own_process([&] { return encode(run_simgrid_here(run)); }));
+}
+
+}  // namespace nnlb

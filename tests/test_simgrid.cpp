@@ -1,0 +1,216 @@
+// engine = "simgrid" (issue 28): the node programs des runs, on SimGrid, through the same engine
+// core: convergence and conservation, agreement with des on the logical platform, one simulation
+// per process, faults caught by the recount.
+// Skipped with a message where nnlb was built without SimGrid.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/registry.hpp"
+#include "nnlb/model/load.hpp"
+#include "nnlb/programs/async_balancer.hpp"
+#ifdef NNLB_HAVE_SIMGRID
+#include "nnlb/simgrid/platform_file.hpp"
+#include "nnlb/simgrid/simgrid_engine.hpp"
+#endif
+#include "support.hpp"
+
+namespace nnlb {
+namespace {
+
+#ifdef NNLB_HAVE_SIMGRID
+// The CLI attaches the runner in main(); this program does it before any test runs, so the
+// conformance tests run simgrid too.
+const bool attached = (attach_runner("simgrid", run_simgrid), attach_platform_reader("simgrid", read_simgrid_platform), true);
+#endif
+
+#define REQUIRE_SIMGRID()                                                                      \
+  if (!find_engine("simgrid")->run)                                                           \
+  GTEST_SKIP() << "nnlb was built without SimGrid (libsimgrid-dev): the simgrid tests do not run"
+
+TEST(Simgrid, WithoutSimGridTheEngineIsNamedUnavailable) {
+  const EngineEntry* e = find_engine("simgrid");
+  ASSERT_NE(e, nullptr);
+  if (e->run) GTEST_SKIP() << "built with SimGrid";
+  EXPECT_TRUE(test::refused({"engine=simgrid", "topology=line:4"}, "engine = \"simgrid\" is not available"));
+}
+
+TEST(Simgrid, EachPolicyConvergesAndConservesOnEachTopology) {
+  REQUIRE_SIMGRID();
+  for (const char* topology : {"line:16", "torus:4x4", "hypercube:4"})
+    for (const char* algorithm : {"best-effort", "bertsekas-tsitsiklis", "fos"}) {
+      SCOPED_TRACE(std::string(topology) + " " + algorithm);
+      const RunRecord r = test::run_sets({"engine=simgrid", std::string("topology=") + topology, std::string("algorithm=") + algorithm,
+                                          "load.init=uniform:0,2000", "stop.time=100"});
+      const RunSummary& s = r.result.summary;
+      EXPECT_EQ(s.stop_reason, StopReason::balanced);
+      EXPECT_TRUE(s.balanced);
+      EXPECT_NEAR(s.final_total, s.initial_total, 1e-9 * s.initial_total);
+      EXPECT_LE(s.max_conservation_error, 1e-12);
+      EXPECT_GT(s.timing->data_messages, 0u);
+      EXPECT_EQ(r.result.engine_info.at("network/model"), "CM02");
+      EXPECT_EQ(r.result.engine_info.at("simgrid_version").substr(0, 5), "3.32.");
+    }
+}
+
+// The asynchronous balancers of Couturier et al. on des and on simgrid's logical platform
+// (scenarios/presets/des-1-1.toml's platform and periods), from one node or at random.
+struct CrossCheck {
+  const char* topology;
+  const char* algorithm;
+  const char* init;
+  TimeMetrics des, serial, sharing;
+};
+
+std::vector<CrossCheck> cross_check() {
+  std::vector<CrossCheck> out;
+  for (const char* topology : {"line:16", "torus:4x4", "hypercube:5"})
+    for (const char* algorithm : {"best-effort", "bertsekas-tsitsiklis", "fos"})
+      for (const char* init : {"single:0,1000*N", "random-total:1000*N"}) {
+        CrossCheck c{topology, algorithm, init, {}, {}, {}};
+        const std::vector<std::string> sets = {std::string("topology=") + topology, std::string("algorithm=") + algorithm,
+                                               std::string("load.init=") + init, "platform.latency=5e-5", "platform.bandwidth=1.25e8",
+                                               "async.comp_comm_ratio=1", "async.lb_period=0.01", "async.comp_min_period=0.01",
+                                               "output.series_every=0"};
+        auto timing = [&](std::vector<std::string> engine) {
+          engine.insert(engine.end(), sets.begin(), sets.end());
+          const RunRecord r = test::run_sets(engine);
+          EXPECT_EQ(r.result.summary.stop_reason, StopReason::balanced) << engine[0];
+          return *r.result.summary.timing;
+        };
+        c.des = timing({"engine=des"});
+        c.serial = timing({"engine=simgrid"});
+        c.sharing = timing({"engine=simgrid", "simgrid.network=sharing"});
+        out.push_back(c);
+      }
+  return out;
+}
+
+double relative(double a, double b) { return std::abs(a - b) / b; }
+
+TEST(Simgrid, AgreesWithDesOnTheLogicalPlatform) {
+  REQUIRE_SIMGRID();
+  // Serial links are des's links: the same convergence times to 1e-6 relative (measured: 1e-11).
+  // Bandwidth sharing moves data arrivals by microseconds, which can cross a balancing tick:
+  // within 5 % here (docs/simgrid.md).
+  int differ = 0;
+  for (const CrossCheck& c : cross_check()) {
+    SCOPED_TRACE(std::string(c.topology) + " " + c.algorithm + " " + c.init);
+    EXPECT_LE(relative(c.serial.avg_convergence_time, c.des.avg_convergence_time), 1e-6);
+    EXPECT_LE(relative(c.serial.max_convergence_time, c.des.max_convergence_time), 1e-6);
+    EXPECT_LE(relative(c.sharing.avg_convergence_time, c.des.avg_convergence_time), 0.05);
+    EXPECT_LE(relative(c.sharing.max_convergence_time, c.des.max_convergence_time), 0.05);
+    differ += c.sharing.avg_convergence_time != c.des.avg_convergence_time;
+  }
+  EXPECT_GT(differ, 0);  // sharing is another model, not the same one under another name
+}
+
+TEST(Simgrid, TwoRunsInARowBothStartAtZeroAndAgree) {
+  REQUIRE_SIMGRID();
+  // A second s4u::Engine in one process would carry on from the first one's clock.
+  const std::vector<std::string> sets = {"engine=simgrid", "topology=torus:4x4", "algorithm=best-effort", "load.init=single:0,1600"};
+  const RunRecord a = test::run_sets(sets), b = test::run_sets(sets);
+  for (const RunRecord* r : {&a, &b}) {
+    ASSERT_FALSE(r->result.series.empty());
+    EXPECT_EQ(r->result.series.front().time, 0.0);
+  }
+  EXPECT_EQ(a.result.summary.timing->time, b.result.summary.timing->time);
+  EXPECT_EQ(a.result.summary.timing->max_convergence_time, b.result.summary.timing->max_convergence_time);
+  EXPECT_EQ(a.result.series.size(), b.result.series.size());
+}
+
+TEST(Simgrid, LostDuplicatedAndAlteredMessagesAreCaughtByTheRecount) {
+  REQUIRE_SIMGRID();
+  const Topology t = make_topology("torus:4x4", 1);
+  PolicySpec spec;
+  spec.algorithm = "best-effort";
+  const BuiltPolicy built = make_policy(spec, t);
+  const AsyncBalancer program(*built.policy, {});
+  const InitialState init{make_initial_load("random-total:16000", 16, LoadMode::real, 3), {}};
+  const Platform platform{{1e9}, {5e-5}, {1.25e8}};
+  for (int fault = 0; fault < 4; ++fault) {
+    SCOPED_TRACE(fault);
+    EngineRun r{t, program, LoadMode::real, init, platform};
+    r.time_limit = 1;
+    if (fault < 3) (fault == 0 ? r.faults.drop_every : fault == 1 ? r.faults.duplicate_every : r.faults.corrupt_every) = 7;
+    if (fault < 3) EXPECT_THROW(find_engine("simgrid")->run(r), ConservationError);
+    else EXPECT_NO_THROW(find_engine("simgrid")->run(r));
+  }
+}
+
+const std::string platforms = std::string(NNLB_SOURCE_DIR) + "/platforms/";
+const std::string data = std::string(NNLB_TEST_DATA) + "/simgrid/";
+
+TEST(Simgrid, PlatformFilesGiveEachNodeItsHostSpeedAndRoutes) {
+  REQUIRE_SIMGRID();
+  // Jeannot & Vernier's Fig. 6: the 10 x 10 mesh in order, its first five rows on the fast cluster.
+  const Topology mesh = make_topology("mesh:10x10", 1);
+  const Platform p = read_simgrid_platform({platforms + "jeannot-fig6.xml"}, mesh.graph);
+  ASSERT_EQ(p.hosts.size(), 100u);
+  EXPECT_EQ(p.hosts[0], "fast-0");
+  EXPECT_EQ(p.hosts[10], "fast-10");  // numbers compare as numbers
+  EXPECT_EQ(p.hosts[50], "slow-0");
+  EXPECT_EQ(p.speed[49], 3e9);
+  EXPECT_EQ(p.speed[50], 2e9);
+  const Graph& g = mesh.graph;
+  for (Slot s = g.first_slot(45); s < g.end_slot(45); ++s) {
+    const bool across = g.target(s) >= 50;  // node 45's neighbour below it is on the slow cluster
+    EXPECT_NEAR(p.latency[s], across ? 15.15e-3 : 0.15e-3, 1e-12) << g.target(s);
+    EXPECT_EQ(p.bandwidth[s], 1.25e8);
+  }
+  // The grid's 1024 hosts in order fill site a first; at random they spread over the sites.
+  const Topology line = make_topology("line:300", 1);
+  const Platform grid = read_simgrid_platform({platforms + "grid.xml"}, line.graph);
+  EXPECT_EQ(grid.hosts[255], "a-255");
+  EXPECT_EQ(grid.hosts[256], "b-0");
+  const Platform spread = read_simgrid_platform({platforms + "grid.xml", "random", 7}, line.graph);
+  std::set<char> sites;
+  for (const std::string& h : spread.hosts) sites.insert(h[0]);
+  EXPECT_EQ(sites.size(), 4u);
+  EXPECT_EQ(std::set<std::string>(spread.hosts.begin(), spread.hosts.end()).size(), 300u);  // each host once
+  const Platform mapped = read_simgrid_platform({platforms + "cluster.xml", "file:reversed.txt", 1, data}, make_topology("line:4", 1).graph);
+  EXPECT_EQ(mapped.hosts, (std::vector<std::string>{"host-7", "host-5", "host-3", "host-1"}));
+}
+
+TEST(Simgrid, ShippedPlatformsRunWithTheirContention) {
+  REQUIRE_SIMGRID();
+  // The same balancing on the cluster (every message over the shared backbone, 600 us) takes
+  // longer than on the logical platform (50 us links), and the record names the file.
+  const std::vector<std::string> sets = {"engine=simgrid", "topology=torus:4x4", "algorithm=best-effort", "load.init=single:0,16000"};
+  const RunRecord logical = test::run_sets(sets);
+  std::vector<std::string> on_cluster = sets;
+  on_cluster.push_back("platform.file=" + platforms + "cluster.xml");
+  const RunRecord cluster = test::run_sets(on_cluster);
+  EXPECT_EQ(cluster.result.summary.stop_reason, StopReason::balanced);
+  EXPECT_GT(cluster.result.summary.timing->max_convergence_time, logical.result.summary.timing->max_convergence_time);
+  EXPECT_EQ(cluster.result.engine_info.at("platform"), platforms + "cluster.xml");
+  EXPECT_EQ(logical.result.engine_info.at("platform"), "logical");
+}
+
+TEST(Simgrid, BadPlatformsAndMappingsAreOneLineAndExitTwo) {
+  REQUIRE_SIMGRID();
+  struct Bad {
+    std::string sets, expect;
+  };
+  const std::vector<Bad> cases = {
+      {"--set platform.file=" + data + "malformed.xml", "key 'platform.file': " + data + "malformed.xml: not a SimGrid platform: Parse error"},
+      {"--set platform.file=" + data + "two-hosts.xml", "two-hosts.xml has 2 hosts, fewer than the 4 nodes of the topology"},
+      {"--set platform.file=" + platforms + "cluster.xml --set simgrid.mapping=file:" + data + "missing-host.txt",
+       "missing-host.txt:4: key 'simgrid.mapping': host 'no-such-host' is not in"},
+      {"--set platform.file=" + data + "no-such.xml", "no-such.xml: key 'platform.file': platform file not found"},
+      {"--set engine=des --set platform.file=" + platforms + "cluster.xml", "key 'platform.file': a SimGrid platform (.xml) needs engine"},
+  };
+  for (const Bad& c : cases) {
+    const std::string cmd = std::string(NNLB_BINARY) + " run --set engine=simgrid --set topology=line:4 " + c.sets + " 2>&1 >/dev/null";
+    const test::Outcome o = test::shell(cmd);
+    EXPECT_EQ(o.status, 2) << c.sets;
+    EXPECT_NE(o.out.find(c.expect), std::string::npos) << c.sets << "\n  stderr: " << o.out;
+    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << c.sets << "\n  stderr: " << o.out;
+  }
+}
+
+}  // namespace
+}  // namespace nnlb
