@@ -18,7 +18,8 @@ void BM_DesBestEffortHypercube(benchmark::State& state) {
   spec.algorithm = "best-effort";
   const auto built = nnlb::make_policy(spec, topo);
   const auto w0 = nnlb::make_initial_load("random-total:1024000", topo.graph.num_nodes(), nnlb::LoadMode::real, 1);
-  const nnlb::Platform platform{{1e9}, {5e-5}, {1.25e8}, {}};
+  nnlb::Platform platform;
+  platform.speed = {1e9}, platform.latency = {5e-5}, platform.bandwidth = {1.25e8};
   nnlb::DesOptions o;
   o.sample_period = 1.0;  // the statistics sampling is not what is measured
   const nnlb::AsyncBalancer program(*built.policy, {.virtual_load = vload});
