@@ -144,11 +144,14 @@ TEST(Simgrid, LostDuplicatedAndAlteredMessagesAreCaughtByTheRecount) {
 const std::string platforms = std::string(NNLB_SOURCE_DIR) + "/platforms/";
 const std::string data = std::string(NNLB_TEST_DATA) + "/simgrid/";
 
+// A SimGrid platform file read as a run reads it (the reader attached above).
+Platform read_platform(const PlatformFile& file, const Graph& g) { return (*platform_reader("simgrid"))(file, g); }
+
 TEST(Simgrid, PlatformFilesGiveEachNodeItsHostSpeedAndRoutes) {
   REQUIRE_SIMGRID();
   // Jeannot & Vernier's Fig. 6: the 10 x 10 mesh in order, its first five rows on the fast cluster.
   const Topology mesh = make_topology("mesh:10x10", 1);
-  const Platform p = read_simgrid_platform({platforms + "jeannot-fig6.xml"}, mesh.graph);
+  const Platform p = read_platform({platforms + "jeannot-fig6.xml"}, mesh.graph);
   ASSERT_EQ(p.hosts.size(), 100u);
   EXPECT_EQ(p.hosts[0], "fast-0");
   EXPECT_EQ(p.hosts[10], "fast-10");  // numbers compare as numbers
@@ -163,15 +166,15 @@ TEST(Simgrid, PlatformFilesGiveEachNodeItsHostSpeedAndRoutes) {
   }
   // The grid's 1024 hosts in order fill site a first; at random they spread over the sites.
   const Topology line = make_topology("line:300", 1);
-  const Platform grid = read_simgrid_platform({platforms + "grid.xml"}, line.graph);
+  const Platform grid = read_platform({platforms + "grid.xml"}, line.graph);
   EXPECT_EQ(grid.hosts[255], "a-255");
   EXPECT_EQ(grid.hosts[256], "b-0");
-  const Platform spread = read_simgrid_platform({platforms + "grid.xml", "random", 7}, line.graph);
+  const Platform spread = read_platform({platforms + "grid.xml", "random", 7}, line.graph);
   std::set<char> sites;
   for (const std::string& h : spread.hosts) sites.insert(h[0]);
   EXPECT_EQ(sites.size(), 4u);
   EXPECT_EQ(std::set<std::string>(spread.hosts.begin(), spread.hosts.end()).size(), 300u);  // each host once
-  const Platform mapped = read_simgrid_platform({platforms + "cluster.xml", "file:reversed.txt", 1, data}, make_topology("line:4", 1).graph);
+  const Platform mapped = read_platform({platforms + "cluster.xml", "file:reversed.txt", 1, data}, make_topology("line:4", 1).graph);
   EXPECT_EQ(mapped.hosts, (std::vector<std::string>{"host-7", "host-5", "host-3", "host-1"}));
 }
 
