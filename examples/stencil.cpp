@@ -7,13 +7,18 @@
 // goes out of balance. Between two iterations the ranks re-weigh their columns (the band's
 // position is known) and balance_and_wait() moves whole columns between neighbouring ranks; the
 // item choice sends the columns at the edge that faces the receiver, all in one direction per
-// step, so blocks stay contiguous and never empty. The check: the final grid equals the serial computation bit for bit.
+// step, so blocks stay contiguous and never empty. The check: the final grid equals the serial
+// computation bit for bit.
 //
-//   mpiexec -np 4 stencil [columns=96] [iterations=60] [--no-balance]
+//   mpiexec -np 4 stencil [columns=96] [iterations=60] [--no-balance] [--policy NAME] [--trace FILE]
+//
+// --policy: best-effort (default), bertsekas-tsitsiklis, fos (nnlb/mpi/policies.hpp). --trace:
+// record the run's load trace, to replay it on des under other policies (docs/mpi.md).
 #include <mpi.h>
 
 #include <nnlb/mpi/balancer.hpp>
 #include <nnlb/mpi/guarded_main.hpp>
+#include <nnlb/mpi/policies.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -84,34 +89,26 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int columns = 96, iterations = 60;
   bool balancing = true;
+  nnlb::mpi::Options options;
   std::vector<int> numbers;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--no-balance") balancing = false;
+    else if (arg == "--policy" && a + 1 < argc) options.policy = nnlb::mpi::policy_named(argv[++a]);
+    else if (arg == "--trace" && a + 1 < argc) options.trace = argv[++a];
     else numbers.push_back(std::stoi(arg));
   }
   if (numbers.size() > 0) columns = numbers[0];
   if (numbers.size() > 1) iterations = numbers[1];
   if (columns < 2 * size) throw std::invalid_argument("stencil: at least two columns per rank");
 
-  // A line of ranks; rank r starts with an equal block of columns.
+  // A line of ranks; rank r starts with an equal block of columns. The columns that move are
+  // those at the edge that faces the receiver, one direction per step (programs/item_choice.hpp),
+  // so every block stays contiguous and never empty.
   std::vector<int> line;
   if (rank > 0) line.push_back(rank - 1);
   if (rank + 1 < size) line.push_back(rank + 1);
-  nnlb::mpi::Options options;
-  // The columns at the edge that faces the receiver, while they fit; never the last one. In one
-  // step all columns move the same way (rightwards on even iterations, leftwards on odd ones):
-  // two neighbours that swapped edge columns at once would both end with a gap.
-  int iteration = 0;
-  options.choose = [rank, &iteration](nnlb::NodeId to, double amount, std::span<const nnlb::Item> movable,
-                                      std::vector<nnlb::ItemId>& out) {
-    const bool rightwards = static_cast<int>(to) > rank;
-    if (rightwards != (iteration % 2 == 0)) return;
-    std::vector<nnlb::Item> order(movable.begin(), movable.end());
-    std::sort(order.begin(), order.end(), [&](const nnlb::Item& a, const nnlb::Item& b) { return rightwards ? a.id > b.id : a.id < b.id; });
-    double left = amount;
-    for (std::size_t k = 0; k + 1 < order.size() && order[k].weight <= left; ++k) out.push_back(order[k].id), left -= order[k].weight;
-  };
+  options.choose = nnlb::line_blocks;
   nnlb::mpi::Balancer lb(MPI_COMM_WORLD, line, options);
   nnlb::mpi::ItemStore<Column> grid;
   lb.set_payloads(&grid);
@@ -125,7 +122,6 @@ int run(int argc, char** argv) {
   const double t0 = MPI_Wtime();
   double busy = 0;
   for (int it = 0; it < iterations; ++it) {
-    iteration = it;
     // The block this rank holds now, and the halos: the neighbours' edge columns.
     std::map<int, Column> block;
     for (const auto& [id, v] : grid.all()) block.emplace(static_cast<int>(id), v);

@@ -15,11 +15,9 @@
 // the same items once with Zoltan instead, the tool a user would otherwise pick (docs/mpi.md).
 #include <mpi.h>
 
-#include <nnlb/policy/bertsekas_tsitsiklis.hpp>
-#include <nnlb/policy/best_effort.hpp>
-#include <nnlb/policy/diffusion.hpp>
 #include <nnlb/mpi/balancer.hpp>
 #include <nnlb/mpi/guarded_main.hpp>
+#include <nnlb/mpi/policies.hpp>
 
 #include <bit>
 #include <cmath>
@@ -52,17 +50,6 @@ std::uint64_t compute(std::uint64_t id, const std::vector<double>& v) {
   for (int sweep = 0; sweep < 40; ++sweep)
     for (double a : v) x = std::fma(x, 0.999, std::cos(a + x * 1e-3));
   return std::bit_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ull + id;
-}
-
-std::shared_ptr<const nnlb::Policy> policy_named(const std::string& name) {
-  if (name == "bt") return std::make_shared<nnlb::BertsekasTsitsiklis>(false);
-  if (name == "fos") {
-    nnlb::LinearForm f;
-    f.rule = nnlb::LinearForm::AlphaRule::boillat;
-    return std::make_shared<nnlb::Diffusion>(f);
-  }
-  if (name == "best-effort") return std::make_shared<nnlb::BestEffort>(1.0);
-  throw std::invalid_argument("work_items: unknown policy '" + name + "' (best-effort, bt, fos)");
 }
 
 #ifdef NNLB_EXAMPLE_ZOLTAN
@@ -134,7 +121,7 @@ int run(int argc, char** argv) {
   MPI_Cart_create(MPI_COMM_WORLD, dimensions, extent, periodic, 0, &ring);
 
   nnlb::mpi::Options options;
-  options.policy = policy_named(policy);
+  options.policy = nnlb::mpi::policy_named(policy);
   nnlb::mpi::Balancer lb(ring, nnlb::mpi::cartesian_neighbours(ring), options);
   Store data;
   lb.set_payloads(&data);

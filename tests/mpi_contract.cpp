@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <map>
 #include <set>
 #include <optional>
@@ -21,6 +24,7 @@
 #include "nnlb/node/payload.hpp"
 #include "nnlb/policy/domain_policy.hpp"
 #include "nnlb/programs/domain_balancer.hpp"
+#include "nnlb/engine/core/load_trace.hpp"
 #include "nnlb/mpi/balancer.hpp"
 #include "nnlb/runtime/mpi_engine.hpp"
 
@@ -245,6 +249,44 @@ TEST(Balancer, EveryItemEndsOnOneRankWithItsData) {
   std::uint64_t count = held.size(), everywhere = 0;
   MPI_Allreduce(&count, &everywhere, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(everywhere, items - 1);
+}
+
+// Record: every rank's items, weight changes and steps go into one trace, which rank 0 writes
+// at finish(); read back, it has the ranks, the line's edges, every item once, each rank's steps
+// and, at the last step, the weight every rank held then.
+TEST(Balancer, RecordsALoadTraceForReplay) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> line;
+  if (rank > 0) line.push_back(rank - 1);
+  if (rank + 1 < size) line.push_back(rank + 1);
+  const std::string path = ::testing::TempDir() + "nnlb_balancer_" + std::to_string(::getppid()) + ".trace";
+  mpi::Balancer lb(MPI_COMM_WORLD, line, {.trace = path});
+  const ItemId items = 10 * static_cast<ItemId>(size);
+  if (rank == 0)
+    for (ItemId id = 0; id < items; ++id) lb.add(id, 1.0);
+  const int steps = 20;
+  for (int k = 0; k < steps; ++k) {
+    for (ItemId id : lb.items()) lb.set_weight(id, 1.0 + k % 3);
+    lb.balance_and_wait();
+  }
+  const mpi::Record r = lb.finish();
+  EXPECT_EQ(r.summary.max_conservation_error, 0);
+  if (rank != 0) return;
+  const LoadTrace t = read_load_trace(path);
+  std::remove(path.c_str());
+  EXPECT_EQ(t.ranks, static_cast<NodeId>(size));
+  EXPECT_EQ(t.edges.size(), static_cast<std::size_t>(size - 1));
+  EXPECT_EQ(t.initial[0].size(), items);
+  EXPECT_EQ(t.meta.at("policy"), "best-effort");
+  double last = 0;
+  for (int q = 0; q < size; ++q) {
+    ASSERT_EQ(t.steps[static_cast<std::size_t>(q)].size(), static_cast<std::size_t>(steps)) << "rank " << q;
+    last += t.steps[static_cast<std::size_t>(q)].back().load;
+  }
+  EXPECT_DOUBLE_EQ(last, (1.0 + (steps - 1) % 3) * static_cast<double>(items));
+  EXPECT_GE(t.end, t.steps[0].back().time);
 }
 
 }  // namespace

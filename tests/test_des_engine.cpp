@@ -327,7 +327,7 @@ TEST(DesEngine, AsyncBalancerMovesWholeItemsByWeight) {
   EXPECT_GT(r.summary.timing->data_messages, 7u);
   // A chooser that never picks keeps every item home.
   AsyncBalancerOptions none = b;
-  none.choose = [](NodeId, double, std::span<const Item>, std::vector<ItemId>&) {};
+  none.choose = [](const Departure&, std::span<const Item>, std::vector<ItemId>&) {};
   const auto kept = run_des(c.topo, AsyncBalancer(*c.built.policy, none), LoadMode::real, {std::vector<double>(8, 0.0), items}, c.platform, o);
   EXPECT_DOUBLE_EQ(kept.final_load[0], total);
   EXPECT_EQ(kept.summary.timing->data_messages, 0u);

@@ -26,6 +26,8 @@ RunResult run_des_engine(const EngineRun& r) {
   o.separate_control = r.separate_control;
   o.faults = r.faults;
   o.churn = r.churn;
+  o.trace = r.trace;
+  o.trace_step_tag = r.trace_step_tag;
   return run_des(r.topology, r.program, r.mode, r.initial, r.platform, o, r.coloring);
 }
 
@@ -71,7 +73,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .items = true,
                       .provides = program_capabilities,
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
-                                  "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn."},
+                                  "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
+                                  "load.trace", "load.trace_choice"},
                       .except = {"churn.repair"},
                       .run = run_des_engine,
                       .unavailable = {}});

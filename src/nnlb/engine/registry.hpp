@@ -14,6 +14,7 @@
 
 #include "nnlb/engine/core/faults.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
+#include "nnlb/engine/core/load_trace.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/churn.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -61,6 +62,9 @@ struct EngineRun {
   ItemPayloads* payloads = nullptr;        // real ranks: the application's data behind its items (node/payload.hpp)
   std::string nodes_key = "topology";     // the key that sets the number of nodes (for messages)
   SimgridSettings simgrid{};              // engine = "simgrid"
+  // An application's load trace to replay (des), and the timer tag of the program's balancing step.
+  const LoadTrace* trace = nullptr;
+  std::uint32_t trace_step_tag = 0;
 };
 
 // How an engine counts time.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "nnlb/experiment/p2p_run.hpp"
@@ -383,6 +384,37 @@ RunResult run_engine(const Scenario& s, std::string_view engine, const EngineRun
   return e->run(run);
 }
 
+// load.trace: the application's ranks, neighbours and items, from its trace (docs/mpi.md).
+namespace {
+
+// A replayed trace's record: when the loads first were balanced at a step (the band of
+// stop.band), on the recorded run and in the replay, and what the recorded run was.
+json replay_summary(const LoadTrace& trace, const RunSummary& sum) {
+  auto note = [&](const char* key) { return sum.notes.contains(key) ? json(sum.notes.at(key)) : json(nullptr); };
+  json j = {{"trace_balanced_at", note("trace_balanced_at")},
+            {"trace_balanced_step", note("trace_balanced_step")},
+            {"replay_balanced_at", note("replay_balanced_at")},
+            {"replay_balanced_step", note("replay_balanced_step")},
+            {"trace_end", trace.end}};
+  if (const auto p = trace.meta.find("policy"); p != trace.meta.end()) j["trace_policy"] = p->second;
+  return j;
+}
+
+void prepare_trace(const Scenario& s, PreparedRun& p, const MemoryUse& use) {
+  for (const char* key : {"topology", "load.init"}) require(s.is_default(key), s, key, "is given by load.trace");
+  require(p.mode == LoadMode::real, s, "load.mode", "a trace's items have real weights: load.mode = \"real\"");
+  std::filesystem::path path(s.text("load.trace"));
+  if (path.is_relative() && !s.base_dir().empty()) path = std::filesystem::path(s.base_dir()) / path;
+  auto trace = std::make_shared<LoadTrace>(located(s, "load.trace", [&] { return read_load_trace(path.string()); }));
+  check_memory(run_memory(s, {static_cast<double>(trace->ranks), static_cast<double>(trace->edges.size())}, use), s.source(), use.side_by_side);
+  p.topology = Topology{"trace:" + path.string(), TopologyKind::file, Graph::from_edges(trace->ranks, trace->edges), {}};
+  p.initial.assign(trace->ranks, 0.0);
+  p.items = trace->initial;
+  p.trace = std::move(trace);
+}
+
+}  // namespace
+
 PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& use) {
   check_engine_keys(s);
   stall_limit(s);
@@ -394,13 +426,17 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   const bool tasks = is_task_algorithm(s.text("algorithm"));
   const bool jobs = s.text("engine") == "p2p";
   if (jobs) check_p2p_keys(s);
-  const std::string topology = tasks ? task_topology(s) : s.text("topology");
-  const TopologySpec spec = located(s, tasks ? "tasks.cores" : "topology", [&] { return parse_topology(topology, s.base_dir()); });
-  check_memory(run_memory(s, topology_size(spec), use), s.source(), use.side_by_side);
-  p.topology = located(s, "topology", [&] { return build_topology(spec, seeds.topology); });
-  const NodeId n = p.topology.graph.num_nodes();
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
-  if (!tasks && !jobs)
+  if (s.is_set("load.trace")) {
+    prepare_trace(s, p, use);
+  } else {
+    const std::string topology = tasks ? task_topology(s) : s.text("topology");
+    const TopologySpec spec = located(s, tasks ? "tasks.cores" : "topology", [&] { return parse_topology(topology, s.base_dir()); });
+    check_memory(run_memory(s, topology_size(spec), use), s.source(), use.side_by_side);
+    p.topology = located(s, "topology", [&] { return build_topology(spec, seeds.topology); });
+  }
+  const NodeId n = p.topology.graph.num_nodes();
+  if (!tasks && !jobs && !p.trace)
     p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
   p.platform = make_platform(s, p.topology.graph, seeds.platform);
   if (tasks) prepare_tasks(s, p, seed);
@@ -474,7 +510,17 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   AsyncBalancerOptions balancer = balancer_options(s, prepared.platform);
   const EdgeColoring coloring = coloring_for(built, topo);
   balancer.colors = coloring.num_colors;
-  const InitialState initial{prepared.initial, {}};
+  if (prepared.trace) {
+    require(s.text("agent") == "auto" || s.text("agent") == "async", s, "agent", "a trace replays on the asynchronous balancer");
+    balancer.items = true;
+    balancer.computing = false;
+    // The recorded steps (a loosely-synchronous application's balance() calls), or the recorded period.
+    const auto period = prepared.trace->meta.find("period");
+    const double every = period == prepared.trace->meta.end() ? 0.0 : std::strtod(period->second.c_str(), nullptr);
+    balancer.lb_period = every > 0 ? every : std::numeric_limits<double>::infinity();
+    if (s.text("load.trace_choice") == "line-blocks") balancer.choose = line_blocks;
+  }
+  const InitialState initial{prepared.initial, prepared.trace ? prepared.items : std::vector<std::vector<Item>>{}};
   const std::string agent = s.text("agent");
   std::unique_ptr<Program> program;
   if (agent == "iterative") {
@@ -495,9 +541,15 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   EngineRun r = engine_run(s, prepared, *program, initial, seeds.engine);
   r.coloring = &coloring;
   if (churn) r.churn = &*churn;
-  r.stop_when_balanced = agent != "iterative";  // the application runs its iterations to the end
+  r.stop_when_balanced = agent != "iterative" && !prepared.trace;  // the application runs to its end
+  if (prepared.trace) {
+    r.trace = prepared.trace.get();
+    r.trace_step_tag = AsyncBalancer::balance_timer;
+    if (r.sample_period == 0) r.sample_period = std::max(prepared.trace->end / 500, 1e-4);
+  }
   if (r.sample_period == 0) r.sample_period = 10 * balancer.lb_period;
   rec.result = run_engine(s, engine == "sync" ? "rounds" : engine, r);
+  if (prepared.trace) rec.summary_extra = replay_summary(*prepared.trace, rec.result.summary);
   return rec;
 }
 

@@ -2,6 +2,7 @@
 // One run of a scenario: builds the topology, initial load, policy and engine from the keys,
 // runs it and returns the result record (docs/result-schema.md).
 #include <cstdint>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,7 @@ struct PreparedRun {
   std::vector<std::vector<Item>> items;  // per node (task scheduling: the tasks), or empty
   BuiltPolicy policy;
   Platform platform;
+  std::shared_ptr<const LoadTrace> trace;  // load.trace: the application's trace, replayed (its items are `items`)
 };
 
 // What a prepared run's memory is for: a run holds the engine's arrays, an analysis the

@@ -99,6 +99,12 @@ std::vector<KeyInfo> make_keys() {
       {"load.mode", Type::string, "real", "real (divisible) or integer (indivisible units, transfers rounded down)",
        {"real", "integer"}},
       {"load.init", Type::string, "uniform:0,1000", "uniform:LO,HI | single:NODE,TOTAL | random-total:TOTAL | stairs:TOTAL (share of node i ~ N - i) | file:PATH | NUMBER (TOTAL: a number or X*N)", {}},
+      {"load.trace", Type::string, nullptr,
+       "des: replay an application's load trace (nnlb::mpi::Options::trace): its ranks, neighbours and items are the run's, its "
+       "recorded weight changes and balancing steps happen at their recorded times, under the chosen algorithm (docs/mpi.md)", {}},
+      {"load.trace_choice", Type::string, "heaviest-fit",
+       "des with load.trace: which items carry a transfer: the heaviest that fit, or line-blocks (a 1-D decomposition: the edge facing "
+       "the receiver, one direction per step, as the stencil example chooses)", {"heaviest-fit", "line-blocks"}},
       {"workload.kind", Type::string, "static", "static load, or dynamic generation/consumption each step (sync) or each iteration (agent = iterative)", {"static", "dynamic"}},
       {"workload.generation_mean", Type::number, 100.0, "dynamic: mean load generated per node per step", {}},
       {"workload.generation_variance", Type::number, 30.0, "dynamic: variance of the generation (normal)", {}},

@@ -1,6 +1,8 @@
 #include "nnlb/mpi/balancer.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -11,6 +13,7 @@
 
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/summary.hpp"
+#include "nnlb/mpi/trace_log.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/policy/best_effort.hpp"
 #include "nnlb/programs/async_balancer.hpp"
@@ -165,6 +168,7 @@ Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
   const int mine = static_cast<int>(neighbours_.size());
   MPI_Allgather(&mine, 1, MPI_INT, degree.data(), 1, MPI_INT, comm_);
   payloads_ = std::make_unique<Payloads>(*this);
+  if (!options_.trace.empty()) trace_ = std::make_unique<TraceLog>();
   RankNodeSetup s;
   s.comm = comm_;
   for (int q : neighbours_) s.neighbors.push_back({static_cast<NodeId>(q), static_cast<std::uint32_t>(degree[static_cast<std::size_t>(q)])});
@@ -185,10 +189,15 @@ void Balancer::add(ItemId id, double weight) {
   if (holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is already here");
   node_->state().add({id, weight, 0});
   registered_ += weight;
+  if (trace_) trace_->record(TraceLog::Kind::add, trace_time(), id, weight);
 }
+
+double Balancer::trace_time() const { return started_ ? MPI_Wtime() - started_at_ : 0.0; }
 
 void Balancer::set_weight(ItemId id, double weight) {
   if (!(weight >= 0 && std::isfinite(weight))) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " weighs " + std::to_string(weight));
+  if (!holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
+  if (trace_) trace_->record(TraceLog::Kind::weight, trace_time(), id, weight);
   Holdings& h = node_->state();
   if (const auto p = pinned_.find(id); p != pinned_.end()) {
     h.load += weight - p->second;
@@ -214,6 +223,11 @@ void Balancer::measured(double seconds) {
   h.load = 0;
   for (auto& [id, w] : pinned_) w *= factor, h.load += w;
   registered_ += load() - total;
+  if (trace_) {
+    const double t = trace_time();
+    for (const Item& it : h.items) trace_->record(TraceLog::Kind::weight, t, it.id, it.weight);
+    for (const auto& [id, w] : pinned_) trace_->record(TraceLog::Kind::weight, t, id, w);
+  }
 }
 
 void Balancer::pin(ItemId id) {
@@ -222,6 +236,7 @@ void Balancer::pin(ItemId id) {
   if (node_->state().position(id) == node_->state().items.size())
     throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
   const Item it = node_->state().extract(one).front();
+  if (trace_) trace_->record(TraceLog::Kind::pin, trace_time(), id);
   pinned_[id] = it.weight;
   node_->state().load += it.weight;
 }
@@ -229,12 +244,15 @@ void Balancer::pin(ItemId id) {
 void Balancer::unpin(ItemId id) {
   const auto p = pinned_.find(id);
   if (p == pinned_.end()) return;
+  if (trace_) trace_->record(TraceLog::Kind::unpin, trace_time(), id);
   node_->state().load -= p->second;
   node_->state().add({id, p->second, 0});
   pinned_.erase(p);
 }
 
 void Balancer::remove(ItemId id) {
+  if (!holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
+  if (trace_) trace_->record(TraceLog::Kind::remove, trace_time(), id);
   Holdings& h = node_->state();
   if (const auto p = pinned_.find(id); p != pinned_.end()) {
     h.load -= p->second;
@@ -281,7 +299,8 @@ void Balancer::start() {
   for (int q : neighbours_) by_port.push_back(record_start_[static_cast<std::size_t>(q)]);
   node_->know_initial_loads(by_port);
   MPI_Barrier(comm_);
-  node_->start(MPI_Wtime());
+  started_at_ = MPI_Wtime();
+  node_->start(started_at_);
 }
 
 void Balancer::progress() {
@@ -298,7 +317,9 @@ void Balancer::wait(MPI_Request* also) {
 
 void Balancer::balance() {
   progress();
-  if (options_.period == 0) node_->fire(AsyncBalancer::balance_timer);
+  if (options_.period > 0) return;
+  if (trace_) trace_->record(TraceLog::Kind::step, trace_time(), 0, load());
+  node_->fire(AsyncBalancer::balance_timer);
 }
 
 void Balancer::balance_and_wait() {
@@ -359,7 +380,46 @@ Record Balancer::finish() {
   t.events = t.control_messages + t.data_messages;
   t.data_transferred = held > 0 ? all[1] / held : 0;
   sum.timing = t;
+  if (trace_) write_trace(longest);
   return rec;
+}
+
+// Collective: every rank's part of the trace to rank 0, which writes the file (in one piece:
+// written beside it, then renamed).
+void Balancer::write_trace(double end) {
+  double until = trace_->full_at();
+  MPI_Allreduce(MPI_IN_PLACE, &until, 1, MPI_DOUBLE, MPI_MIN, comm_);
+  const std::string mine = trace_->lines(rank_, until);
+  if (mine.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() / 2))
+    throw std::length_error("nnlb::mpi: the load trace of rank " + std::to_string(rank_) + " is over 1 GiB");
+  const int n = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+  long long total = 0;
+  for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = static_cast<int>(std::min<long long>(total, std::numeric_limits<int>::max())), total += counts[static_cast<std::size_t>(q)];
+  const auto [edges, degrees] = all_lists(comm_, neighbours_);
+  if (rank_ == 0 && total > std::numeric_limits<int>::max()) throw std::length_error("nnlb::mpi: the load trace is over 2 GiB");
+  std::string all(rank_ == 0 ? static_cast<std::size_t>(total) : 0, '\0');
+  MPI_Gatherv(mine.data(), n, MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR, 0, comm_);
+  if (rank_ != 0) return;
+  const std::string path = options_.trace, partial = path + ".partial";
+  std::FILE* f = std::fopen(partial.c_str(), "w");
+  if (f == nullptr) throw std::runtime_error("nnlb::mpi: cannot write the load trace " + partial);
+  std::fprintf(f, "nnlb-trace 1\nranks %d\nmeta policy %s\nmeta period %.9g\nmeta virtual_load %d\n", size_, policy_->name().c_str(),
+               options_.period, options_.virtual_load ? 1 : 0);
+  if (std::isfinite(until)) std::fprintf(f, "meta truncated_at %.9g\n", until);
+  std::size_t at = 0;
+  for (int r = 0; r < size_; ++r)
+    for (int k = 0; k < degrees[static_cast<std::size_t>(r)]; ++k, ++at)
+      if (r < edges[at]) std::fprintf(f, "edge %d %d\n", r, edges[at]);
+  std::fwrite(all.data(), 1, all.size(), f);
+  std::fprintf(f, "end %.9g\n", std::isfinite(until) ? std::min(until, end) : end);
+  const bool written = std::ferror(f) == 0;
+  if (std::fclose(f) != 0 || !written) {
+    std::remove(partial.c_str());
+    throw std::runtime_error("nnlb::mpi: cannot write the load trace " + path);
+  }
+  std::filesystem::rename(partial, path);
 }
 
 }  // namespace nnlb::mpi

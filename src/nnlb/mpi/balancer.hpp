@@ -49,6 +49,8 @@ class AsyncBalancer;
 
 namespace nnlb::mpi {
 
+class TraceLog;
+
 // What a rank throws when it receives a message on the balancer's communicator that nnlb's
 // protocol cannot have sent (wire.hpp). End the job then with MPI_Abort from that rank.
 using ProtocolError = wire::ProtocolError;
@@ -66,6 +68,11 @@ struct Options {
   double band = 0.01;         // Record::summary.balanced: every rank within band x the mean
   bool moves = false;         // keep import / export lists for Balancer::moves()
   std::uint64_t seed = 1;     // the ranks' random streams (randomized policies)
+  // Record and replay: a path where finish() has rank 0 write the run's load trace (every item's
+  // weights over time and every balancing step, rank by rank), for `nnlb run --set engine=des
+  // --set load.trace=PATH --set algorithm=...` to replay under any policy (docs/mpi.md). Empty:
+  // nothing is recorded.
+  std::string trace;
 };
 
 // The run's record, the same on every rank: the summary as every engine of nnlb writes it
@@ -156,6 +163,10 @@ class Balancer {
   double registered_ = 0;  // weight added less weight removed, and changes of weight, here
   std::vector<double> record_start_;  // every rank's load at start()
   bool started_ = false, finished_ = false;
+  std::unique_ptr<TraceLog> trace_;   // with Options::trace
+  double started_at_ = 0;             // MPI_Wtime() at start(): the trace's zero
+  double trace_time() const;
+  void write_trace(double end);
 };
 
 // Ready-made data for items: a value per item of a trivially copyable type, or a std::vector of

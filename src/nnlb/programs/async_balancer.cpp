@@ -130,8 +130,8 @@ class AsyncAgent final : public Agent {
     movable_.clear();
     for (const Item& it : ctx.items()) movable_.push_back(it);
     chosen_.clear();
-    const NodeId to = ctx.neighbors()[p].id;
-    if (opt_.choose) opt_.choose(to, amount, movable_, chosen_);
+    const Departure d{ctx.self(), ctx.neighbors()[p].id, amount, steps_ - 1};
+    if (opt_.choose) opt_.choose(d, movable_, chosen_);
     else heaviest_fit(amount, movable_, chosen_);
     if (chosen_.empty()) return 0;
     std::sort(movable_.begin(), movable_.end(), [](const Item& a, const Item& b) { return a.id < b.id; });

@@ -53,6 +53,8 @@ class Ledger {
     add(h.load);
   }
   void add_item(const Item& it) { items_.push_back(it.id), item_weight_ += it.weight, sorted_ = false; }
+  // Items changed weight by `delta` in all (an application's new estimates, replayed from a trace).
+  void reweigh(double delta) { item_weight_ += delta; }
   // Divisible load: what the run started with plus what the nodes' work added.
   double total() const { return total_; }
   // The weight of every item the run started with.

@@ -16,6 +16,7 @@
 #include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/engine/core/tally.hpp"
+#include "nnlb/engine/core/trace_replay.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
@@ -25,7 +26,7 @@ namespace nnlb {
 namespace {
 
 // Event kinds; timers encode their tag as first_timer + tag.
-enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, churn_event, executed_event, first_timer };
+enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
 
 // The sending end of a link: the wire towards the peer and the peer's port of the link. 32
 // bytes, read on every send.
@@ -138,6 +139,10 @@ class DesRun {
     queue_.push(opt_.sample_period, sample_event, 0);
     if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
     if (opt_.churn) queue_.push(1.0, churn_event, 1);
+    if (opt_.trace) {
+      replayed_.resize(nodes_.size());
+      if (!opt_.trace->actions.empty()) queue_.push(opt_.trace->actions[0].time, trace_event, 0);
+    }
     StopReason reason = StopReason::time;
     while (true) {
       if (const auto stop = stop_now()) {
@@ -154,6 +159,9 @@ class DesRun {
         arrive(e.target, e.seq);
       } else if (e.kind == executed_event) {
         if (mine(e)) executed(e.target);
+      } else if (e.kind == trace_event) {
+        replay(e.target);
+        if (e.target + 1 < opt_.trace->actions.size()) queue_.push(opt_.trace->actions[e.target + 1].time, trace_event, e.target + 1);
       } else if (e.kind == churn_event) {
         for (const GraphChange& c : opt_.churn->step(e.target)) apply(c);
         if (opt_.churn->more()) queue_.push(e.target + 1.0, churn_event, e.target + 1);
@@ -424,6 +432,58 @@ class DesRun {
 
   void apply_change(std::size_t k) { apply(changes_[k]); }
 
+  // --- a load trace, replayed ------------------------------------------------------------------
+
+  void replay(std::size_t k) {
+    const TraceAction& a = opt_.trace->actions[k];
+    if (a.rank >= nodes_.size() || !nodes_[a.rank].alive) throw InputError({}, "load.trace", "the trace names rank " + std::to_string(a.rank) + ", not a node of the run");
+    if (a.kind == TraceAction::Kind::step) {
+      replayed_[a.rank].push_back({now_, nodes_[a.rank].held()});
+      call(a.rank, [&](Agent& ag) { ag.timer(ctx_, opt_.trace_step_tag); });
+      return;
+    }
+    if (a.kind == TraceAction::Kind::add) {
+      for (const Item& it : a.items) nodes_[a.rank].add(it), ledger_.add_item(it);
+    } else {
+      reweigh_everywhere(a.items);
+    }
+    refresh_band(now_, false);
+  }
+
+  // New weights for the named items wherever they are: held, in hand, on a wire or in a mailbox.
+  void reweigh_everywhere(std::span<const Item> changes) {
+    Reweighing to;
+    for (const Item& it : changes) to[it.id] = it.weight;
+    double delta = 0;
+    for (DesNode& n : nodes_) {
+      const double d = reweigh(n.items, to);
+      n.item_weight += d, delta += d;
+      if (n.execution.item) delta += reweigh(std::span<Item>(&*n.execution.item, 1), to);
+    }
+    auto on_wire = [&](const Wire& w) {
+      if (w.items != no_items) delta += reweigh(item_store_[w.items], to);
+    };
+    for (std::size_t m = 0; m < wires_.size(); ++m)
+      if (live_[m]) on_wire(wires_[m]);
+    for (const Mailboxes& m : mailboxes_)
+      for (const auto& box : m.box)
+        for (const Wire& w : box) on_wire(w);
+    ledger_.reweigh(delta);
+  }
+
+  // The notes of a replay: the first step at which the loads were balanced, recorded and replayed.
+  void note_replay(RunSummary& sum) const {
+    const BalanceRule rule{opt_.band, std::max(rule_.grain, opt_.trace->heaviest)};
+    auto note = [&](const std::string& who, const std::vector<std::vector<StepSnapshot>>& steps) {
+      if (const auto b = first_balanced_step(steps, rule)) {
+        sum.notes[who + "_balanced_at"] = b->time;
+        sum.notes[who + "_balanced_step"] = static_cast<double>(b->step);
+      }
+    };
+    note("trace", opt_.trace->steps);
+    note("replay", replayed_);
+  }
+
   void apply(const GraphChange& c) {
     if (c.kind == GraphChange::Kind::leave) leave(c.node), ++left_;
     else join(c.node, c.peers), ++entered_;
@@ -618,6 +678,7 @@ class DesRun {
       tally_.note("hosts_entered", static_cast<double>(entered_));
     }
     tally_.close(sum, alive_);
+    if (opt_.trace) note_replay(sum);
     if (executing_) {
       std::vector<double> busy;
       for (const DesNode& n : nodes_) busy.push_back(n.execution.busy);
@@ -676,6 +737,7 @@ class DesRun {
   std::uint32_t next_change_ = 0;
   std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
   std::uint64_t events_ = 0, carrying_sent_ = 0, samples_ = 0;
+  std::vector<std::vector<StepSnapshot>> replayed_;  // a trace's steps as the replay took them
 };
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "nnlb/node/agent.hpp"
 #include "nnlb/engine/core/faults.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
+#include "nnlb/engine/core/load_trace.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/churn.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -56,6 +57,12 @@ struct DesOptions {
   // Churn of the graph, a step at each whole second (model/churn.hpp); under churn a balanced
   // state does not end the run.
   Churn* churn = nullptr;
+  // An application's load trace, replayed (engine/core/load_trace.hpp): at each recorded time its
+  // items change weight wherever they are now, new items appear on their rank's node, and a
+  // rank's balancing step fires on its node (Agent::timer with `trace_step_tag`). The run's notes
+  // give when the loads first were balanced at a step, on the trace and in the replay.
+  const LoadTrace* trace = nullptr;
+  std::uint32_t trace_step_tag = 0;
 };
 
 // Runs `program` on every node of `topo` until a stop rule holds (core/stop_reason.hpp): balanced,
