@@ -49,6 +49,19 @@ TEST(LoadTrace, ReadsItemsStepsAndWeightBatches) {
   EXPECT_EQ(t.steps[1].size(), 2u);
 }
 
+TEST(LoadTrace, LockStepsMovesEveryRanksKthStepToTheLastRanks) {
+  LoadTrace t = read_load_trace(write_temp("lock.trace",
+                                           "nnlb-trace 1\nranks 2\nadd 0 0 1 1\nstep 0.001 0 1\nstep 0.002 0 1\n"
+                                           "step 0.0012 1 0\nweight 0.0015 1 1 2\nstep 0.0018 1 0\n"));
+  lock_steps(t);
+  std::vector<std::pair<NodeId, double>> steps;
+  for (const TraceAction& a : t.actions)
+    if (a.kind == TraceAction::Kind::step) steps.push_back({a.rank, a.time});
+  EXPECT_EQ(steps, (std::vector<std::pair<NodeId, double>>{{0, 0.0012}, {1, 0.0012}, {0, 0.002}, {1, 0.002}}));
+  EXPECT_DOUBLE_EQ(t.actions[2].time, 0.0015);  // the weights stay when they were
+  EXPECT_DOUBLE_EQ(t.steps[1][1].time, 0.0018);  // and the recorded run's steps as they were
+}
+
 TEST(LoadTrace, MalformedTracesNameTheFileAndLine) {
   auto error = [](const std::string& name, const std::string& text) {
     return input_error([&] { read_load_trace(write_temp(name, text)); });

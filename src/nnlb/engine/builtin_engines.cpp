@@ -74,7 +74,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .provides = program_capabilities,
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
-                                  "load.trace", "load.trace_choice"},
+                                  "load.trace", "load.trace_choice", "load.trace_steps"},
                       .except = {"churn.repair"},
                       .run = run_des_engine,
                       .unavailable = {}});

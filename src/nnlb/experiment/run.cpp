@@ -406,6 +406,7 @@ void prepare_trace(const Scenario& s, PreparedRun& p, const MemoryUse& use) {
   std::filesystem::path path(s.text("load.trace"));
   if (path.is_relative() && !s.base_dir().empty()) path = std::filesystem::path(s.base_dir()) / path;
   auto trace = std::make_shared<LoadTrace>(located(s, "load.trace", [&] { return read_load_trace(path.string()); }));
+  if (s.text("load.trace_steps") == "lockstep") lock_steps(*trace);
   check_memory(run_memory(s, {static_cast<double>(trace->ranks), static_cast<double>(trace->edges.size())}, use), s.source(), use.side_by_side);
   p.topology = Topology{"trace:" + path.string(), TopologyKind::file, Graph::from_edges(trace->ranks, trace->edges), {}};
   p.initial.assign(trace->ranks, 0.0);

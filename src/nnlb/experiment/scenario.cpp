@@ -105,6 +105,10 @@ std::vector<KeyInfo> make_keys() {
       {"load.trace_choice", Type::string, "heaviest-fit",
        "des with load.trace: which items carry a transfer: the heaviest that fit, or line-blocks (a 1-D decomposition: the edge facing "
        "the receiver, one direction per step, as the stencil example chooses)", {"heaviest-fit", "line-blocks"}},
+      {"load.trace_steps", Type::string, "lockstep",
+       "des with load.trace: when the recorded balancing steps fire: at their recorded times, or each rank's k-th step at the time of "
+       "the last rank's k-th (a loosely-synchronous application: every rank decides on its neighbours' reports of the step before)",
+       {"lockstep", "recorded"}},
       {"workload.kind", Type::string, "static", "static load, or dynamic generation/consumption each step (sync) or each iteration (agent = iterative)", {"static", "dynamic"}},
       {"workload.generation_mean", Type::number, 100.0, "dynamic: mean load generated per node per step", {}},
       {"workload.generation_variance", Type::number, 30.0, "dynamic: variance of the generation (normal)", {}},

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_set>
 
 #include "nnlb/util/error.hpp"
@@ -182,5 +183,23 @@ class TraceReader {
 }  // namespace
 
 LoadTrace read_load_trace(const std::string& path) { return TraceReader(path).read(); }
+
+void lock_steps(LoadTrace& trace) {
+  std::vector<double> at;  // the k-th step's time: the last rank's
+  for (const auto& steps : trace.steps)
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      if (k == at.size()) at.push_back(0);
+      at[k] = std::max(at[k], steps[k].time);
+    }
+  std::vector<std::size_t> next(trace.ranks, 0);
+  for (TraceAction& a : trace.actions)
+    if (a.kind == TraceAction::Kind::step) a.time = at[next[a.rank]++];
+  // At one time: weight changes and items first, then the steps in rank order.
+  auto order = [](const TraceAction& a) {
+    const bool step = a.kind == TraceAction::Kind::step;
+    return std::tuple(a.time, step, step ? a.rank : 0);
+  };
+  std::stable_sort(trace.actions.begin(), trace.actions.end(), [&](const TraceAction& a, const TraceAction& b) { return order(a) < order(b); });
+}
 
 }  // namespace nnlb

@@ -53,6 +53,12 @@ struct LoadTrace {
   double heaviest = 0;                            // the heaviest weight an item ever had
 };
 
+// Lock-step replay of a loosely-synchronous application: every rank's k-th step moves to the time
+// of the last rank's k-th step, so that at each step every rank decides on what its neighbours
+// reported at the step before (as when they call balance_and_wait() together), whatever order
+// the ranks happened to reach the step in during the recorded run.
+void lock_steps(LoadTrace& trace);
+
 // Reads a trace for replay; InputError naming the file and line when it is malformed, or when it
 // holds what the replay cannot model (remove, pin: items that leave the balancing).
 LoadTrace read_load_trace(const std::string& path);
