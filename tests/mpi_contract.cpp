@@ -26,6 +26,7 @@
 #include "nnlb/programs/domain_balancer.hpp"
 #include "nnlb/engine/core/load_trace.hpp"
 #include "nnlb/mpi/balancer.hpp"
+#include "nnlb/mpi/task_pool.hpp"
 #include "nnlb/runtime/mpi_engine.hpp"
 
 namespace nnlb {
@@ -287,6 +288,42 @@ TEST(Balancer, RecordsALoadTraceForReplay) {
   }
   EXPECT_DOUBLE_EQ(last, (1.0 + (steps - 1) % 3) * static_cast<double>(items));
   EXPECT_GE(t.end, t.steps[0].back().time);
+}
+
+// Task pools as library calls: each algorithm computes every task exactly once (the pool
+// recounts), with the work spread over the ranks (under ms, rank 0 only serves); a task's data
+// travels with it.
+TEST(TaskPool, EveryTaskOnceUnderEachAlgorithm) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (const char* algorithm : {"dd", "ms", "ca"}) {
+    mpi::TaskPool pool(MPI_COMM_WORLD, {.algorithm = algorithm});
+    mpi::ItemStore<std::uint64_t> data;
+    pool.set_payloads(&data);
+    const ItemId tasks = 12 * static_cast<ItemId>(size);
+    // All tasks on rank 0 under ms; under dd and ca 3 in 4 on rank 0 (skewed), the rest round robin.
+    for (ItemId id = 0; id < tasks; ++id) {
+      const int owner = std::string(algorithm) == "ms" || id % 4 != 3 ? 0 : static_cast<int>(id % static_cast<ItemId>(size));
+      if (owner == rank) data.put(id, id * 3), pool.add(id, 1e-4);
+    }
+    std::uint64_t computed = 0, sum = 0;
+    while (const auto id = pool.next()) {
+      ++computed;
+      sum += data.at(*id);
+      data.erase(*id);
+    }
+    const mpi::Record r = pool.finish();
+    ASSERT_TRUE(r.summary.work) << algorithm;
+    EXPECT_EQ(r.summary.work->completed, tasks) << algorithm;
+    std::uint64_t all = 0, total = 0;
+    MPI_Allreduce(&computed, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(all, tasks) << algorithm;
+    EXPECT_EQ(total, 3 * tasks * (tasks - 1) / 2) << algorithm;  // every task's data reached whoever computed it
+    if (std::string(algorithm) == "ms" && rank == 0) EXPECT_EQ(computed, 0u);
+    if (std::string(algorithm) == "ms" && rank == 1) EXPECT_GT(computed, 0u);
+  }
 }
 
 }  // namespace

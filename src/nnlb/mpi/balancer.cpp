@@ -13,6 +13,7 @@
 
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/summary.hpp"
+#include "nnlb/mpi/gather.hpp"
 #include "nnlb/mpi/trace_log.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/policy/best_effort.hpp"
@@ -101,23 +102,9 @@ std::vector<int> topology_neighbours(MPI_Comm comm) {
 
 namespace {
 
-// Every rank's list, concatenated in rank order, with each rank's count.
-std::pair<std::vector<int>, std::vector<int>> all_lists(MPI_Comm comm, const std::vector<int>& mine) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
-  const int n = static_cast<int>(mine.size());
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  int total = 0;
-  for (int q = 0; q < size; ++q) offsets[static_cast<std::size_t>(q)] = total, total += counts[static_cast<std::size_t>(q)];
-  std::vector<int> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), n, MPI_INT, all.data(), counts.data(), offsets.data(), MPI_INT, comm);
-  return {std::move(all), std::move(counts)};
-}
-
 // The same check on every rank: each list names other ranks, once each, symmetrically.
 void check_neighbours(MPI_Comm comm, const std::vector<int>& mine) {
-  const auto [all, counts] = all_lists(comm, mine);
+  const auto [all, counts] = detail::all_lists(comm, mine);
   const int size = static_cast<int>(counts.size());
   std::set<std::pair<int, int>> edges;
   std::size_t at = 0;
@@ -349,15 +336,8 @@ Record Balancer::finish() {
   MPI_Allreduce(&time, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_);
   // Conservation, recounted: every item on exactly one rank, and the weight held everywhere is
   // the weight the application registered (less what it removed).
-  std::vector<int> ids;  // as pairs of ints: an ItemId is 64 bits
-  for (ItemId id : items()) ids.push_back(static_cast<int>(id & 0xffffffffu)), ids.push_back(static_cast<int>(id >> 32));
-  const auto [every, counts] = all_lists(comm_, ids);
-  std::vector<ItemId> seen;
-  for (std::size_t k = 0; k + 1 < every.size(); k += 2)
-    seen.push_back(static_cast<ItemId>(static_cast<std::uint32_t>(every[k])) | static_cast<ItemId>(static_cast<std::uint32_t>(every[k + 1])) << 32);
-  std::sort(seen.begin(), seen.end());
-  if (const auto twice = std::adjacent_find(seen.begin(), seen.end()); twice != seen.end())
-    throw ConservationError("nnlb::mpi: item " + std::to_string(*twice) + " is on two ranks at the end");
+  if (const auto doubled = detail::twice(detail::all_ids(comm_, items())))
+    throw ConservationError("nnlb::mpi: item " + std::to_string(*doubled) + " is on two ranks at the end");
   const double held = std::accumulate(rec.final_load.begin(), rec.final_load.end(), 0.0);
   const double error = std::abs(held - all[0]) / std::max(std::abs(all[0]), 1e-300);
   if (error > 1e-9)
@@ -397,7 +377,7 @@ void Balancer::write_trace(double end) {
   MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
   long long total = 0;
   for (int q = 0; q < size_; ++q) offsets[static_cast<std::size_t>(q)] = static_cast<int>(std::min<long long>(total, std::numeric_limits<int>::max())), total += counts[static_cast<std::size_t>(q)];
-  const auto [edges, degrees] = all_lists(comm_, neighbours_);
+  const auto [edges, degrees] = detail::all_lists(comm_, neighbours_);
   if (rank_ == 0 && total > std::numeric_limits<int>::max()) throw std::length_error("nnlb::mpi: the load trace is over 2 GiB");
   std::string all(rank_ == 0 ? static_cast<std::size_t>(total) : 0, '\0');
   MPI_Gatherv(mine.data(), n, MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR, 0, comm_);

@@ -54,6 +54,8 @@ class RankNode {
   RankNode& operator=(const RankNode&) = delete;
 
   NodeState& state() { return node_; }
+  // The application's data behind its items (before start()).
+  void set_payloads(ItemPayloads* payloads) { setup_.payloads = payloads; }
   const NodeState& state() const { return node_; }
   // Makes the agent and runs its start handler; now() counts from `t0` (MPI_Wtime).
   void start(double t0);
