@@ -189,6 +189,14 @@ TEST(Balancer, NeighboursOfACartesianCommunicator) {
   MPI_Comm_free(&line);
 }
 
+// A rank's neighbours on a line of all the ranks.
+std::vector<int> line_of_ranks(int rank, int size) {
+  std::vector<int> line;
+  if (rank > 0) line.push_back(rank - 1);
+  if (rank + 1 < size) line.push_back(rank + 1);
+  return line;
+}
+
 // Items with data from rank 0, balanced over a line of all the ranks with balance() calls only:
 // every item ends on exactly one rank with its data unaltered, pinned items stay home, removed
 // ones are gone, arrivals and departures add up, and the load is spread out.
@@ -196,9 +204,7 @@ TEST(Balancer, EveryItemEndsOnOneRankWithItsData) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<int> line;
-  if (rank > 0) line.push_back(rank - 1);
-  if (rank + 1 < size) line.push_back(rank + 1);
+  const std::vector<int> line = line_of_ranks(rank, size);
   mpi::Balancer lb(MPI_COMM_WORLD, line, {.moves = true});
   mpi::ItemStore<std::array<std::uint64_t, 3>> data;
   lb.set_payloads(&data);
@@ -259,9 +265,7 @@ TEST(Balancer, RecordsALoadTraceForReplay) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<int> line;
-  if (rank > 0) line.push_back(rank - 1);
-  if (rank + 1 < size) line.push_back(rank + 1);
+  const std::vector<int> line = line_of_ranks(rank, size);
   const std::string path = ::testing::TempDir() + "nnlb_balancer_" + std::to_string(::getppid()) + ".trace";
   mpi::Balancer lb(MPI_COMM_WORLD, line, {.trace = path});
   const ItemId items = 10 * static_cast<ItemId>(size);

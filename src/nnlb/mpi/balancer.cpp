@@ -303,9 +303,11 @@ void Balancer::wait(MPI_Request* also) {
 }
 
 void Balancer::balance() {
+  // The step's load for the trace: what this rank holds before it takes the arrivals of this
+  // step, so that an item sent at a neighbour's step is not counted at both ends.
+  if (trace_ && options_.period == 0) start(), trace_->record(TraceLog::Kind::step, trace_time(), 0, load());
   progress();
   if (options_.period > 0) return;
-  if (trace_) trace_->record(TraceLog::Kind::step, trace_time(), 0, load());
   node_->fire(AsyncBalancer::balance_timer);
 }
 
