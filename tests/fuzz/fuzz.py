@@ -48,6 +48,8 @@ KINDS = {
                           "algorithm=mr", "--set", "platform.file={CASE}", "--set", "stop.time=2", "--out", "{OUT}/r.json"]),
     "tasks": (".txt", ["run", "--set", "engine=des", "--set", "algorithm=ca", "--set", "tasks.cores=4", "--set", "tasks.init=file:{CASE}",
                        "--out", "{OUT}/r.json"]),
+    "trace": (".trace", ["run", "--set", "engine=des", "--set", "load.trace={CASE}", "--set", "algorithm=best-effort",
+                         "--set", "load.trace_choice=line-blocks", "--out", "{OUT}/r.json"]),
     "plot": (".jsonl", ["plot", "{CASE}", "--kind", "series", "--x", "steps", "--y", "imbalance", "--out", "{OUT}/p.png"]),
     # Job strategies on p2p and des: guest graphs, mappings, churn, selection, the p2p.* keys.
     "p2p": (".toml", ["run", "{CASE}", "--out", "{OUT}/r.json", "--max-memory", "1G", "--threads", "1"]),

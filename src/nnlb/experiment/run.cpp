@@ -405,6 +405,11 @@ void prepare_trace(const Scenario& s, PreparedRun& p, const MemoryUse& use) {
   require(p.mode == LoadMode::real, s, "load.mode", "a trace's items have real weights: load.mode = \"real\"");
   std::filesystem::path path(s.text("load.trace"));
   if (path.is_relative() && !s.base_dir().empty()) path = std::filesystem::path(s.base_dir()) / path;
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  MemoryEstimate reading;
+  reading.add("load trace", "load.trace", "replay a shorter trace", ec ? 0.0 : load_trace_memory_bytes(static_cast<double>(bytes)));
+  check_memory(reading, s.source(), use.side_by_side);
   auto trace = std::make_shared<LoadTrace>(located(s, "load.trace", [&] { return read_load_trace(path.string()); }));
   if (s.text("load.trace_steps") == "lockstep") lock_steps(*trace);
   check_memory(run_memory(s, {static_cast<double>(trace->ranks), static_cast<double>(trace->edges.size())}, use), s.source(), use.side_by_side);

@@ -20,7 +20,7 @@ namespace {
 // A trace is held in memory for the replay (about 40 bytes per line): larger ones are refused
 // before reading.
 constexpr std::uintmax_t max_trace_bytes = std::uintmax_t{512} << 20;
-constexpr NodeId max_trace_ranks = NodeId{1} << 24;
+constexpr NodeId max_trace_ranks = NodeId{1} << 20;
 
 class TraceReader {
  public:

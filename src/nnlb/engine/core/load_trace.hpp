@@ -59,6 +59,10 @@ struct LoadTrace {
 // the ranks happened to reach the step in during the recorded run.
 void lock_steps(LoadTrace& trace);
 
+// What reading a trace of `file_bytes` bytes may hold in memory, at most (an item and its index
+// per line of about 12 bytes): for the memory check before reading.
+inline double load_trace_memory_bytes(double file_bytes) { return 8 * file_bytes; }
+
 // Reads a trace for replay; InputError naming the file and line when it is malformed, or when it
 // holds what the replay cannot model (remove, pin: items that leave the balancing).
 LoadTrace read_load_trace(const std::string& path);
