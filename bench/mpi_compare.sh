@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The comparison of docs/mpi.md: wall time of example work_items (N items with data, 7 in 8 on
-# rank 0) without balancing, under each policy of the MPI library, and repartitioned once by
+# rank 0) without balancing, as a task pool (master/worker: all items on rank 0, which computes
+# none; CA), under each policy of the MPI library, and repartitioned once by
 # Zoltan (work_items_zoltan, built when Debian's libtrilinos-zoltan-dev is installed), on P real
 # ranks; the median of R runs each. Run with ranks <= cores for meaningful times.
 #   bench/mpi_compare.sh [build dir=build] [P=2] [N=2000] [R=5]
@@ -12,7 +13,7 @@ program="$build/examples/work_items_zoltan"
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "| variant | median s ($repeats runs, $ranks ranks, $items items) | computed per rank (last run) |"
 echo "|---|---|---|"
-variants=("--no-balance" "--policy best-effort" "--policy bt" "--policy fos")
+variants=("--no-balance" "--pool ms" "--pool ca" "--policy best-effort" "--policy bt" "--policy fos")
 [ "$program" = "$build/examples/work_items_zoltan" ] && variants+=("--zoltan")
 for v in "${variants[@]}"; do
   times=() per_rank=""

@@ -6,7 +6,10 @@
 // The check: every item computed exactly once, and a checksum of all results equal to the one
 // computed without balancing (on rank 0, serially).
 //
-//   mpiexec -np 4 work_items [items] [--no-balance] [--policy best-effort|bt|fos] [--2d]
+//   mpiexec -np 4 work_items [items] [--no-balance] [--policy best-effort|bt|fos] [--2d] [--pool ms|dd|ca]
+//
+// --pool: the items as a task pool instead (nnlb::mpi::TaskPool): master/worker with every item on
+// rank 0, or domain decomposition / the combined algorithm from the skewed start.
 //
 // The ranks form a ring (a periodic one-dimensional Cartesian communicator), or with --2d a
 // periodic two-dimensional grid (MPI_Dims_create), better for many ranks.
@@ -18,6 +21,7 @@
 #include <nnlb/mpi/balancer.hpp>
 #include <nnlb/mpi/guarded_main.hpp>
 #include <nnlb/mpi/policies.hpp>
+#include <nnlb/mpi/task_pool.hpp>
 
 #include <bit>
 #include <cmath>
@@ -50,6 +54,11 @@ std::uint64_t compute(std::uint64_t id, const std::vector<double>& v) {
   for (int sweep = 0; sweep < 40; ++sweep)
     for (double a : v) x = std::fma(x, 0.999, std::cos(a + x * 1e-3));
   return std::bit_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ull + id;
+}
+
+// Skewed start: rank 0 holds 7 items in 8, the others share the rest.
+int skewed_owner(std::uint64_t id, int size) {
+  return id % 8 != 7 || size == 1 ? 0 : 1 + static_cast<int>(id / 8) % std::max(size - 1, 1);
 }
 
 #ifdef NNLB_EXAMPLE_ZOLTAN
@@ -96,13 +105,76 @@ void repartition_with_zoltan(Store& data) {
 }
 #endif
 
+// On rank 0: the run's time, the items each rank computed, what moved, and the checksum against
+// the serial run's; the status, the same on every rank.
+int report(std::uint64_t total, std::uint64_t done, std::uint64_t checksum, double elapsed, const nnlb::mpi::Record& record,
+           const std::string& variant, bool balancing) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::uint64_t sum = 0;
+  MPI_Reduce(&checksum, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  std::vector<std::uint64_t> per_rank(static_cast<std::size_t>(size));
+  MPI_Gather(&done, 1, MPI_UINT64_T, per_rank.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  int status = 0;
+  if (rank == 0) {
+    std::uint64_t serial = 0;
+    for (std::uint64_t id = 0; id < total; ++id) serial += compute(id, make_item(id));
+    std::printf("work_items: %llu items on %d ranks, %s, %.3f s\n", static_cast<unsigned long long>(total), size, variant.c_str(), elapsed);
+    std::printf("  computed per rank:");
+    for (std::uint64_t n : per_rank) std::printf(" %llu", static_cast<unsigned long long>(n));
+    std::printf("\n  weight moved %.0f, messages %llu control + %llu data\n", record.summary.load_moved,
+                static_cast<unsigned long long>(record.summary.timing->control_messages),
+                static_cast<unsigned long long>(record.summary.timing->data_messages));
+    if (sum != serial) {
+      std::fprintf(stderr, "work_items: checksum %llx differs from the serial run's %llx\n", static_cast<unsigned long long>(sum),
+                   static_cast<unsigned long long>(serial));
+      status = 1;
+    } else {
+      std::printf("  checksum %llx: equal to the serial run's\n", static_cast<unsigned long long>(sum));
+    }
+    if (balancing && per_rank[0] == total && size > 1) {
+      std::fprintf(stderr, "work_items: no item left rank 0\n");
+      status = 1;
+    }
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
+}
+
+// The same items as a task pool (nnlb::mpi::TaskPool): master/worker (all items on rank 0, which
+// hands them out), or dd / ca from the skewed start.
+int run_pool(const std::string& algorithm, std::uint64_t total) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  nnlb::mpi::TaskPool tasks(MPI_COMM_WORLD, {.algorithm = algorithm});
+  Store data;
+  tasks.set_payloads(&data);
+  for (std::uint64_t id = 0; id < total; ++id) {
+    if ((algorithm == "ms" ? 0 : skewed_owner(id, size)) != rank) continue;
+    data.put(id, make_item(id));
+    tasks.add(id, static_cast<double>(data.at(id).size()));
+  }
+  const double t0 = MPI_Wtime();
+  std::uint64_t done = 0, checksum = 0;
+  while (const auto id = tasks.next()) {
+    checksum += compute(*id, data.at(*id));
+    data.erase(*id);
+    ++done;
+  }
+  const double elapsed = MPI_Wtime() - t0;
+  const nnlb::mpi::Record record = tasks.finish();
+  return report(total, done, checksum, elapsed, record, "task pool " + algorithm, true);
+}
+
 int run(int argc, char** argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::uint64_t total = 400;
   bool balancing = true, zoltan = false, grid = false;
-  std::string policy = "best-effort";
+  std::string policy = "best-effort", pool;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--no-balance") balancing = false;
@@ -111,8 +183,10 @@ int run(int argc, char** argv) {
     else if (arg == "--zoltan") zoltan = true, balancing = false;
 #endif
     else if (arg == "--policy" && a + 1 < argc) policy = argv[++a];
+    else if (arg == "--pool" && a + 1 < argc) pool = argv[++a];
     else total = std::stoull(arg);
   }
+  if (!pool.empty()) return run_pool(pool, total);
   // A ring or a two-dimensional torus of ranks: the neighbours.
   MPI_Comm ring;
   const int dimensions = grid ? 2 : 1;
@@ -125,10 +199,8 @@ int run(int argc, char** argv) {
   nnlb::mpi::Balancer lb(ring, nnlb::mpi::cartesian_neighbours(ring), options);
   Store data;
   lb.set_payloads(&data);
-  // Skewed start: rank 0 holds 7 items in 8, the others share the rest.
   for (std::uint64_t id = 0; id < total; ++id) {
-    const int owner = id % 8 != 7 || size == 1 ? 0 : 1 + static_cast<int>(id / 8) % std::max(size - 1, 1);
-    if (owner != rank) continue;
+    if (skewed_owner(id, size) != rank) continue;
     data.put(id, make_item(id));
     if (!zoltan) lb.add(id, static_cast<double>(data.at(id).size()));  // its cost, in the same units
   }
@@ -192,34 +264,8 @@ int run(int argc, char** argv) {
   const double elapsed = MPI_Wtime() - t0;
   const nnlb::mpi::Record record = lb.finish();
 
-  std::uint64_t sum = 0;
-  MPI_Reduce(&checksum, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  std::vector<std::uint64_t> per_rank(static_cast<std::size_t>(size));
-  MPI_Gather(&done, 1, MPI_UINT64_T, per_rank.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  int status = 0;
-  if (rank == 0) {
-    std::uint64_t serial = 0;
-    for (std::uint64_t id = 0; id < total; ++id) serial += compute(id, make_item(id));
-    std::printf("work_items: %llu items on %d ranks, %s, %.3f s\n", static_cast<unsigned long long>(total), size,
-                zoltan ? "Zoltan (BLOCK, once)" : balancing ? policy.c_str() : "no balancing", elapsed);
-    std::printf("  computed per rank:");
-    for (std::uint64_t n : per_rank) std::printf(" %llu", static_cast<unsigned long long>(n));
-    std::printf("\n  weight moved %.0f, messages %llu control + %llu data\n", record.summary.load_moved,
-                static_cast<unsigned long long>(record.summary.timing->control_messages),
-                static_cast<unsigned long long>(record.summary.timing->data_messages));
-    if (sum != serial) {
-      std::fprintf(stderr, "work_items: checksum %llx differs from the serial run's %llx\n", static_cast<unsigned long long>(sum),
-                   static_cast<unsigned long long>(serial));
-      status = 1;
-    } else {
-      std::printf("  checksum %llx: equal to the serial run's\n", static_cast<unsigned long long>(sum));
-    }
-    if (balancing && per_rank[0] == total && size > 1) {
-      std::fprintf(stderr, "work_items: no item left rank 0\n");
-      status = 1;
-    }
-  }
-  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const int status = report(total, done, checksum, elapsed, record,
+                            zoltan ? "Zoltan (BLOCK, once)" : balancing ? policy : "no balancing", balancing);
   MPI_Comm_free(&ring);
   return status;
 }
