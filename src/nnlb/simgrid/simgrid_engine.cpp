@@ -84,7 +84,7 @@ struct SgNode : NodeState {
   // one wait, which would wake it at every put's end and make every wait longer.
   std::vector<sg4::CommPtr> sending;
   // What the running handler asked of SimGrid, done once it has returned: sends, an item's
-  // execution, the gets that follow an arrival (port, channel).
+  // execution, the gets that follow an arrival (port, lane).
   std::vector<Wire*> to_send;
   bool to_execute = false;
   std::vector<std::pair<Port, std::size_t>> to_receive;
