@@ -62,7 +62,7 @@ struct OutPort {
   std::deque<Wire*> queued;     // serial: messages waiting for it
 };
 
-// The receiving end: a get posted on each channel's mailbox, and where it puts what it got.
+// The receiving end: a get posted on each lane's mailbox, and where it puts what it got.
 struct InPort {
   std::array<sg4::CommPtr, channel_count> get;
   std::array<Wire*, channel_count> got{};
@@ -74,11 +74,17 @@ struct SgNode : NodeState {
   std::vector<OutPort> out;
   std::vector<InPort> in;
   std::array<std::vector<Wire*>, channel_count> mailbox;  // arrived, not taken, oldest first
-  // Puts under way. The sender waits for each: SimGrid 3.32 keeps a comm its sender never waits
-  // for in the sender's books, and removes a detached one from a list of all of them.
+  // What the node's one wait is over, kept from one wait to the next (building it anew for each
+  // costs a reference count per activity): the gets (in port p, lane l at p * lanes + l), then
+  // the execution if any.
+  std::vector<sg4::ActivityPtr> waiting;
+  // Puts under way. SimGrid 3.32 keeps a comm its sender never waits for in the sender's books
+  // (a list searched at every completion of its activities), and removes a detached one from a
+  // list of all of them: the sender waits for each once it is over (forget_sent), but not in its
+  // one wait, which would wake it at every put's end and make every wait longer.
   std::vector<sg4::CommPtr> sending;
   // What the running handler asked of SimGrid, done once it has returned: sends, an item's
-  // execution, the gets that follow an arrival (port, channel).
+  // execution, the gets that follow an arrival (port, lane).
   std::vector<Wire*> to_send;
   bool to_execute = false;
   std::vector<std::pair<Port, std::size_t>> to_receive;
@@ -93,7 +99,7 @@ class SimgridRun {
  public:
   SimgridRun(const EngineRun& r, const Hosts& hosts)
       : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), overdraft_(r.program.needs().overdraft),
-        serial_(r.simgrid.network == "serial"), rule_{r.band, load_grain(integer_, r.initial)},
+        serial_(r.simgrid.network == "serial"), lanes_(serial_ ? 1 : channel_count), rule_{r.band, load_grain(integer_, r.initial)},
         period_(r.sample_period > 0 ? r.sample_period : 1e-2), recorder_({}), ctx_(*this) {
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = r.program.notifies(static_cast<Channel>(c));
     for (NodeId i = 0; i < g_.num_nodes(); ++i) platform_.speed.push_back(hosts.of_node[i]->get_speed());
@@ -105,7 +111,7 @@ class SimgridRun {
     const bool colored = usable_coloring(r.program, r.coloring, g_.num_slots());
     boxes_.resize(g_.num_slots());
     for (Slot s = 0; s < g_.num_slots(); ++s)
-      for (std::size_t c = 0; c < channel_count; ++c) boxes_[s][c] = sg4::Mailbox::by_name(std::to_string(s) + (c == 0 ? "c" : "d"));
+      for (std::size_t l = 0; l < lanes_; ++l) boxes_[s][l] = sg4::Mailbox::by_name(std::to_string(s) + (l == 0 ? "c" : "d"));
     for (NodeId i = 0; i < g_.num_nodes(); ++i) {
       SgNode& n = nodes_[i];
       n.host = hosts.of_node[i];
@@ -131,7 +137,7 @@ class SimgridRun {
       actors.push_back(sg4::Actor::create("node-" + std::to_string(i), nodes_[i].host, [this, i] { guarded([&] { node(i); }); }));
     sg4::Actor::create("monitor", nodes_[0].host, [this] { guarded([&] { monitor(); }); });
     for (Slot s = 0; s < g_.num_slots(); ++s)
-      for (sg4::Mailbox* box : boxes_[s]) box->set_receiver(actors[g_.target(s)]);
+      for (std::size_t l = 0; l < lanes_; ++l) boxes_[s][l]->set_receiver(actors[g_.target(s)]);
     sg4::Engine::get_instance()->run();
     release();
     if (error_) std::rethrow_exception(error_);
@@ -241,34 +247,26 @@ class SimgridRun {
   // Node i's actor: its program's start, then every event of the node, one at a time.
   void node(NodeId i) {
     SgNode& n = nodes_[i];
+    n.waiting.resize(n.in.size() * lanes_);
     for (Port p = 0; p < n.in.size(); ++p)
-      for (std::size_t c = 0; c < channel_count; ++c) receive(i, p, c);
+      for (std::size_t l = 0; l < lanes_; ++l) receive(i, p, l);
     n.agent = r_.program.make_agent(i);
     call(i, [&](Agent& a) { a.start(ctx_); });
     if (++started_ == nodes_.size()) open_summary(result_.summary, sample(result_, true), current_total());
     if (!carry_on(i, now())) return;
-    std::vector<sg4::ActivityPtr> waiting;
+    const std::size_t gets = n.in.size() * lanes_;
     while (true) {
-      // One wait over the node's puts, its gets and its execution, until its next timer.
-      waiting.assign(n.sending.begin(), n.sending.end());
-      const std::size_t first_get = waiting.size();
-      for (const InPort& in : n.in) waiting.insert(waiting.end(), in.get.begin(), in.get.end());
-      const std::size_t first_exec = waiting.size();
-      if (n.exec) waiting.push_back(n.exec);
+      forget_sent(n);
+      // One wait over the node's gets and its execution, until its next timer.
       const double wake = next_wake(n);
-      const ssize_t k = sg4::Activity::wait_any_for(waiting, wake < never ? std::max(0.0, wake - now()) : -1.0);
-      if (k >= 0 && static_cast<std::size_t>(k) < first_get) {  // a put is over: SimGrid has forgotten it
-        n.sending[k] = std::move(n.sending.back());
-        n.sending.pop_back();
-        continue;
-      }
+      const ssize_t k = sg4::Activity::wait_any_for(n.waiting, wake < never ? std::max(0.0, wake - now()) : -1.0);
       ++events_;
       // Woken by the timeout, the wake is due even where SimGrid's clock is a rounding short of it.
       const double due = k < 0 ? std::max(now(), wake) : now();
       if (k < 0) {
         fire_timer(i, due);
-      } else if (static_cast<std::size_t>(k) < first_exec) {
-        arrive(i, static_cast<Port>((k - first_get) / channel_count), (k - first_get) % channel_count);
+      } else if (static_cast<std::size_t>(k) < gets) {
+        arrive(i, static_cast<Port>(k / lanes_), k % lanes_);
       } else {
         executed(i);
       }
@@ -308,6 +306,7 @@ class SimgridRun {
     if (n.to_execute) {
       n.to_execute = false;
       n.exec = sg4::this_actor::exec_async(n.execution.item->weight * reference_speed);
+      n.waiting.insert(n.waiting.begin() + static_cast<std::ptrdiff_t>(n.in.size() * lanes_), n.exec);
     }
     for (const auto& [p, c] : n.to_receive) receive(i, p, c);
     n.to_receive.clear();
@@ -346,12 +345,30 @@ class SimgridRun {
   }
 
   void put(SgNode& n, Wire* w) {
-    n.sending.push_back(n.out[w->out].box[static_cast<std::size_t>(w->channel)]->put_async(w, static_cast<std::uint64_t>(w->units)));
+    const std::size_t lane = serial_ ? 0 : static_cast<std::size_t>(w->channel);
+    n.sending.push_back(n.out[w->out].box[lane]->put_async(w, static_cast<std::uint64_t>(w->units)));
   }
 
-  void receive(NodeId i, Port p, std::size_t c) {
-    InPort& in = nodes_[i].in[p];
-    in.get[c] = incoming(i, p)[c]->get_async<Wire>(&in.got[c]);
+  // Waits for the node's puts that are over, so that SimGrid forgets them: a wait for a finished
+  // comm returns at once. A started comm has no bytes left only once it is over (its receiver
+  // is always there: every mailbox has its receiver as permanent receiver).
+  static void forget_sent(SgNode& n) {
+    for (std::size_t s = 0; s < n.sending.size();) {
+      if (n.sending[s]->get_remaining() > 0) {
+        ++s;
+        continue;
+      }
+      n.sending[s]->wait();
+      n.sending[s] = std::move(n.sending.back());
+      n.sending.pop_back();
+    }
+  }
+
+  void receive(NodeId i, Port p, std::size_t lane) {
+    SgNode& n = nodes_[i];
+    InPort& in = n.in[p];
+    in.get[lane] = incoming(i, p)[lane]->get_async<Wire>(&in.got[lane]);
+    n.waiting[p * lanes_ + lane] = in.get[lane];
   }
 
   // The mailboxes of the link from node i's port p to node i.
@@ -377,10 +394,12 @@ class SimgridRun {
     call(i, [&](Agent& a) { a.timer(ctx_, tag); });
   }
 
-  void arrive(NodeId i, Port p, std::size_t c) {
+  void arrive(NodeId i, Port p, std::size_t lane) {
     SgNode& n = nodes_[i];
-    n.mailbox[c].push_back(n.in[p].got[c]);
-    n.to_receive.emplace_back(p, c);
+    Wire* w = n.in[p].got[lane];
+    const auto c = static_cast<std::size_t>(w->channel);
+    n.mailbox[c].push_back(w);
+    n.to_receive.emplace_back(p, lane);
     if (!notify_[c]) return;
     --notifying_in_flight_;
     call(i, [&](Agent& a) { a.arrived(ctx_, static_cast<Channel>(c)); });
@@ -388,6 +407,7 @@ class SimgridRun {
 
   void executed(NodeId i) {
     SgNode& n = nodes_[i];
+    n.waiting.erase(n.waiting.begin() + static_cast<std::ptrdiff_t>(n.in.size() * lanes_));
     n.exec = nullptr;
     --executing_;
     completions_.complete(n.execution, now());
@@ -424,7 +444,7 @@ class SimgridRun {
       for (sg4::CommPtr& put : n.sending)
         if (put->get_state() == sg4::Activity::State::STARTED) put->cancel();
       if (n.exec && n.exec->get_state() == sg4::Activity::State::STARTED) n.exec->cancel();
-      n.in.clear(), n.sending.clear(), n.exec = nullptr;
+      n.in.clear(), n.sending.clear(), n.waiting.clear(), n.exec = nullptr;
     }
   }
 
@@ -500,6 +520,10 @@ class SimgridRun {
   const EngineRun& r_;
   const Graph& g_;
   const bool integer_, overdraft_, serial_;
+  // Mailboxes per link direction: serial links transmit one message at a time, so their messages
+  // arrive in the order they were sent whatever their channel and one mailbox keeps that order;
+  // with bandwidth sharing each channel has its own (a small control message may overtake data).
+  const std::size_t lanes_;
   const BalanceRule rule_;
   const double period_;
   Platform platform_;  // the hosts' speeds
