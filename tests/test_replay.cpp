@@ -112,6 +112,20 @@ TEST(Replay, WeightsFollowTheItemsWhereverTheReplayMovedThem) {
   EXPECT_EQ(none["trace_balanced_step"], 1.0);  // the recorded run's, whatever the replay's policy
 }
 
+// A trace recorded with a balancing period (no steps in it): the replay balances on its own timer
+// at that period and ends with the recorded run, not at stop.time.
+TEST(Replay, ARecordedPeriodBalancesOnTimersUntilTheTraceEnds) {
+  const std::string path = write_temp("period.trace",
+                                      "nnlb-trace 1\nranks 2\nmeta period 0.001\nedge 0 1\nadd 0 0 1 5\nadd 0 0 2 5\nend 0.05\n");
+  const auto s = test::summary(test::run_sets({"engine=des", "algorithm=best-effort", "load.trace=" + path}));
+  EXPECT_LE(s["time"].get<double>(), 0.05);  // the last event before the trace's end
+  EXPECT_GT(s["time"].get<double>(), 0.04);
+  EXPECT_EQ(s["stop_reason"], "time");
+  EXPECT_EQ(s["data_messages"].get<std::uint64_t>(), 1u);  // one item of 5 to the empty rank
+  const std::string fast = write_temp("fast.trace", "nnlb-trace 1\nranks 2\nmeta period 1e-300\nedge 0 1\nadd 0 0 1 5\nend 1\n");
+  EXPECT_TRUE(test::refused({"engine=des", "load.trace=" + fast}, "more than 1e9 balancing steps"));
+}
+
 TEST(Replay, TheTraceGivesTheGraphAndTheItems) {
   const std::string path = write_temp("keys.trace", two_ranks);
   EXPECT_TRUE(test::refused({"engine=des", "load.trace=" + path, "topology=ring:4"}, "'topology': is given by load.trace"));

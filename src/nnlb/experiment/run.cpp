@@ -523,6 +523,7 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
     // The recorded steps (a loosely-synchronous application's balance() calls), or the recorded period.
     const auto period = prepared.trace->meta.find("period");
     const double every = period == prepared.trace->meta.end() ? 0.0 : std::strtod(period->second.c_str(), nullptr);
+    require(!(every > 0) || prepared.trace->end / every <= 1e9, s, "load.trace", "the trace's period gives more than 1e9 balancing steps");
     balancer.lb_period = every > 0 ? every : std::numeric_limits<double>::infinity();
     if (s.text("load.trace_choice") == "line-blocks") balancer.choose = line_blocks;
   }
@@ -551,6 +552,8 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   if (prepared.trace) {
     r.trace = prepared.trace.get();
     r.trace_step_tag = AsyncBalancer::balance_timer;
+    // The replay covers the recorded run (a recorded period's timers would go on to stop.time).
+    if (s.is_default("stop.time") && prepared.trace->end > 0) r.time_limit = std::min(r.time_limit, prepared.trace->end);
     if (r.sample_period == 0) r.sample_period = std::max(prepared.trace->end / 500, 1e-4);
   }
   if (r.sample_period == 0) r.sample_period = 10 * balancer.lb_period;
