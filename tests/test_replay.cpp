@@ -126,6 +126,15 @@ TEST(Replay, ARecordedPeriodBalancesOnTimersUntilTheTraceEnds) {
   EXPECT_TRUE(test::refused({"engine=des", "load.trace=" + fast}, "more than 1e9 balancing steps"));
 }
 
+// A trace whose replay would pass over its items too many times (each batch of weight changes
+// visits every item) is refused with the estimate, before it runs.
+TEST(Replay, TooManyItemVisitsAreRefusedBeforeTheRun) {
+  std::string text = "nnlb-trace 1\nranks 1\n";
+  for (int id = 0; id < 100000; ++id) text += "add 0 0 " + std::to_string(id) + " 1\n";
+  for (int k = 1; k <= 100001; ++k) text += "weight " + std::to_string(k) + " 0 0 2\nstep " + std::to_string(k) + " 0 1\n";
+  EXPECT_TRUE(test::refused({"engine=des", "load.trace=" + write_temp("visits.trace", text)}, "over 1e10 item visits"));
+}
+
 TEST(Replay, TheTraceGivesTheGraphAndTheItems) {
   const std::string path = write_temp("keys.trace", two_ranks);
   EXPECT_TRUE(test::refused({"engine=des", "load.trace=" + path, "topology=ring:4"}, "'topology': is given by load.trace"));

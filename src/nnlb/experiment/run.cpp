@@ -412,6 +412,16 @@ void prepare_trace(const Scenario& s, PreparedRun& p, const MemoryUse& use) {
   check_memory(reading, s.source(), use.side_by_side);
   auto trace = std::make_shared<LoadTrace>(located(s, "load.trace", [&] { return read_load_trace(path.string()); }));
   if (s.text("load.trace_steps") == "lockstep") lock_steps(*trace);
+  // Each batch of weight changes passes over every item once (des_engine.cpp, reweigh_everywhere).
+  double items = 0, batches = 0;
+  for (const auto& held : trace->initial) items += static_cast<double>(held.size());
+  for (const TraceAction& a : trace->actions) {
+    if (a.kind == TraceAction::Kind::add) items += static_cast<double>(a.items.size());
+    if (a.kind == TraceAction::Kind::weights) batches += 1;
+  }
+  require(items * batches <= 1e10, s, "load.trace",
+          "replaying " + std::to_string(static_cast<long long>(batches)) + " batches of weight changes over " + std::to_string(static_cast<long long>(items)) +
+              " items would take over 1e10 item visits (record fewer steps or fewer items)");
   check_memory(run_memory(s, {static_cast<double>(trace->ranks), static_cast<double>(trace->edges.size())}, use), s.source(), use.side_by_side);
   p.topology = Topology{"trace:" + path.string(), TopologyKind::file, Graph::from_edges(trace->ranks, trace->edges), {}};
   p.initial.assign(trace->ranks, 0.0);
