@@ -6,7 +6,12 @@
 // The check: every item computed exactly once, and a checksum of all results equal to the one
 // computed without balancing (on rank 0, serially).
 //
-//   mpiexec -np 4 work_items [items] [--no-balance] [--policy best-effort|bt|fos] [--2d] [--pool ms|dd|ca]
+//   mpiexec -np 4 work_items [items] [--no-balance] [--policy best-effort|bt|fos|mr] [--2d] [--slow]
+//                            [--pool ms|dd|ca]
+//
+// --slow: heterogeneous ranks, the odd ones computing at half speed (each item twice). Every rank
+// tells the balancer the speed it measures (weight computed per second, Balancer::set_speed), which
+// relative-speed diffusion (--policy mr) balances against; the other policies ignore it.
 //
 // --pool: the items as a task pool instead (nnlb::mpi::TaskPool): master/worker with every item on
 // rank 0, or domain decomposition / the combined algorithm from the skewed start.
@@ -173,12 +178,13 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::uint64_t total = 400;
-  bool balancing = true, zoltan = false, grid = false;
+  bool balancing = true, zoltan = false, grid = false, slow = false;
   std::string policy = "best-effort", pool;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--no-balance") balancing = false;
     else if (arg == "--2d") grid = true;
+    else if (arg == "--slow") slow = true;
 #ifdef NNLB_EXAMPLE_ZOLTAN
     else if (arg == "--zoltan") zoltan = true, balancing = false;
 #endif
@@ -215,6 +221,7 @@ int run(int argc, char** argv) {
   constexpr int count_tag = 1, stop_tag = 2;
   std::vector<std::uint64_t> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
   std::uint64_t done = 0, checksum = 0, reported = ~std::uint64_t{0}, incoming[2] = {};
+  double busy = 0, worked = 0;  // seconds computing, and the weight computed in them
   MPI_Request listen = MPI_REQUEST_NULL;  // rank 0: the next count; the others: the stop
   auto listen_again = [&] {
     if (rank == 0) MPI_Irecv(incoming, 2, MPI_UINT64_T, MPI_ANY_SOURCE, count_tag, MPI_COMM_WORLD, &listen);
@@ -231,7 +238,12 @@ int run(int argc, char** argv) {
     const bool any = zoltan ? data.size() > 0 : !held.empty();
     if (any) {
       const nnlb::ItemId id = zoltan ? data.all().begin()->first : held.back();
+      const double started = MPI_Wtime();
       checksum += compute(id, data.at(id));
+      if (slow && rank % 2 == 1) compute(id, data.at(id));
+      busy += MPI_Wtime() - started;
+      worked += static_cast<double>(data.at(id).size());
+      if (busy > 0) lb.set_speed(worked / busy);  // measured: weight per second, so far
       data.erase(id);
       if (!zoltan) lb.remove(id);
       ++done;
@@ -265,7 +277,8 @@ int run(int argc, char** argv) {
   const nnlb::mpi::Record record = lb.finish();
 
   const int status = report(total, done, checksum, elapsed, record,
-                            zoltan ? "Zoltan (BLOCK, once)" : balancing ? policy : "no balancing", balancing);
+                            std::string(zoltan ? "Zoltan (BLOCK, once)" : balancing ? policy : "no balancing") + (slow ? ", odd ranks at half speed" : ""),
+                            balancing);
   MPI_Comm_free(&ring);
   return status;
 }

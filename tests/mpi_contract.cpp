@@ -26,6 +26,7 @@
 #include "nnlb/programs/domain_balancer.hpp"
 #include "nnlb/engine/core/load_trace.hpp"
 #include "nnlb/mpi/balancer.hpp"
+#include "nnlb/mpi/policies.hpp"
 #include "nnlb/mpi/task_pool.hpp"
 #include "nnlb/runtime/mpi_engine.hpp"
 
@@ -294,6 +295,87 @@ TEST(Balancer, RecordsALoadTraceForReplay) {
   EXPECT_GE(t.end, t.steps[0].back().time);
 }
 
+// M_r on speeds the ranks measure while they run (policy "mr", Jeannot & Vernier sec. 3.2): rank r
+// computes at speed 1 + r % 3, reports the seconds its items take, and the loads end in
+// proportion to the speeds, so that every rank's iteration takes about the same time.
+TEST(Balancer, RelativeSpeedDiffusionOnMeasuredSpeeds) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::vector<int> line = line_of_ranks(rank, size);
+  mpi::Balancer lb(MPI_COMM_WORLD, line, {.policy = mpi::policy_named("mr")});
+  const double speed = 1 + rank % 3, item = 0.01;
+  const ItemId items = 1000 * static_cast<ItemId>(size);
+  if (rank == 0)
+    for (ItemId id = 0; id < items; ++id) lb.add(id, item);
+  for (int k = 0; k < 300; ++k) {
+    if (lb.load() > 0) lb.measured_speed(lb.load() / speed);  // the seconds its items took
+    lb.balance_and_wait();
+  }
+  if (rank == 0) {
+    EXPECT_NEAR(lb.speed(), speed, 1e-9);
+  }
+  const mpi::Record r = lb.finish();
+  EXPECT_LE(r.summary.max_conservation_error, 1e-12);  // weights of 0.01 summed in another order
+  double sum_c = 0, slowest = 0;
+  for (int q = 0; q < size; ++q) {
+    const double c = 1 + q % 3;
+    sum_c += c;
+    slowest = std::max(slowest, r.final_load[static_cast<std::size_t>(q)] / c);
+  }
+  const double ideal = r.summary.final_total / sum_c;  // every rank's time when loads follow speeds
+  EXPECT_LT(slowest, 1.1 * ideal);
+  if (size >= 3) {
+    EXPECT_GT(r.final_load[2], 2.5 * r.final_load[0]);  // speed 3 against speed 1
+  }
+}
+
+// The spanning-tree detection as a library option, with loosely-synchronous steps: `stop` ends
+// the balancing on every rank at the same step once a step moved nothing anywhere; `continuous`
+// balances less and less often while nothing moves, and every call again once weights change.
+TEST(Balancer, SpanningTreeDetectionStopsAndWakesUp) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::vector<int> line = line_of_ranks(rank, size);
+  const ItemId items = 40 * static_cast<ItemId>(size);
+  std::uint64_t steps[2] = {0, 0};
+  {
+    mpi::Balancer lb(MPI_COMM_WORLD, line, {.detection = Detection::stop});
+    if (rank == 0)
+      for (ItemId id = 0; id < items; ++id) lb.add(id, 1.0);
+    int calls = 0;
+    for (; calls < 2000 && !lb.stopped(); ++calls) lb.balance_and_wait();
+    EXPECT_LT(calls, 2000);
+    steps[0] = steps[1] = lb.steps();
+    MPI_Allreduce(MPI_IN_PLACE, &steps[0], 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &steps[1], 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(steps[0], steps[1]);  // the same stop step everywhere
+    const mpi::Record r = lb.finish();
+    EXPECT_TRUE(r.summary.detected_at.has_value());
+    EXPECT_LT(r.summary.final_imbalance, r.summary.initial_imbalance / 10);
+  }
+  mpi::Balancer lb(MPI_COMM_WORLD, line, {.detection = Detection::continuous, .quiet_every_max = 16});
+  if (rank == 0)
+    for (ItemId id = 0; id < items; ++id) lb.add(id, 1.0);
+  std::uint32_t quiet = 0;
+  std::uint64_t before = 0;
+  for (int k = 0; k < 600; ++k) {
+    if (k == 300) {
+      quiet = lb.quiet_level(), before = lb.steps();
+      if (rank == size - 1)
+        for (ItemId id : lb.items()) lb.set_weight(id, 4.0);  // the last rank's items grow
+    }
+    lb.balance_and_wait();
+  }
+  EXPECT_GT(quiet, 0u);
+  EXPECT_LT(before, 200u);            // quiet phases skipped calls
+  EXPECT_GT(lb.steps(), before + 4);  // and the change woke the balancing up
+  const mpi::Record r = lb.finish();
+  const double mean = r.summary.final_total / size;
+  for (double w : r.final_load) EXPECT_LT(w, mean * 1.5 + 4) << "the grown load spread again";
+}
+
 // Task pools as library calls: each algorithm computes every task exactly once (the pool
 // recounts), with the work spread over the ranks (under ms, rank 0 only serves); a task's data
 // travels with it.
@@ -325,8 +407,12 @@ TEST(TaskPool, EveryTaskOnceUnderEachAlgorithm) {
     MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     EXPECT_EQ(all, tasks) << algorithm;
     EXPECT_EQ(total, 3 * tasks * (tasks - 1) / 2) << algorithm;  // every task's data reached whoever computed it
-    if (std::string(algorithm) == "ms" && rank == 0) EXPECT_EQ(computed, 0u);
-    if (std::string(algorithm) == "ms" && rank == 1) EXPECT_GT(computed, 0u);
+    if (std::string(algorithm) == "ms" && rank == 0) {
+      EXPECT_EQ(computed, 0u);
+    }
+    if (std::string(algorithm) == "ms" && rank == 1) {
+      EXPECT_GT(computed, 0u);
+    }
   }
 }
 

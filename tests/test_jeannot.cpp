@@ -8,6 +8,7 @@
 #include <memory>
 #include <queue>
 
+#include "nnlb/programs/async_balancer.hpp"
 #include "nnlb/programs/iterative_application.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
@@ -196,6 +197,103 @@ TEST(RelativeSpeed, GridStencilWithEqualSpeedsEqualsThePerNodePath) {
 }
 
 // --- cost/benefit and shaker ----------------------------------------------------------------
+
+// M_r from reported speeds (the MPI library's): with every neighbour's speed and delta heard,
+// node i's transfers are those of the closed form over the whole graph, and its reported delta
+// is the closed form's delta_i; before any delta is heard, it never sends more than it holds.
+TEST(RelativeSpeed, ReportedSpeedsGiveTheClosedFormsTransfers) {
+  for (const char* spec : {"ring:7", "mesh:3x4", "random-regular:12,3"})
+    for (bool self : {false, true}) {
+      const Topology t = make_topology(spec, 5);
+      const NodeId n = t.graph.num_nodes();
+      const auto c = random_speeds(n, 11);
+      auto m = std::make_shared<RelativeSpeedMatrix>(relative_speed_matrix(t.graph, c, self));
+      const RelativeSpeedDiffusion closed(t.graph, m, Shaker{}), reported(self, Shaker{});
+      Rng rng(1, 0);
+      std::vector<double> delta(n);
+      for (NodeId i = 0; i < n; ++i) {
+        std::vector<double> cj;
+        for (NodeId j : t.graph.neighbors(i)) cj.push_back(c[j]);
+        delta[i] = *reported.reported_delta(c[i], cj);
+        EXPECT_FALSE(closed.reported_delta(c[i], cj).has_value());
+      }
+      for (NodeId i = 0; i < n; ++i) {
+        std::vector<NeighborState> nbs;
+        for (NodeId j : t.graph.neighbors(i)) nbs.push_back({j, t.graph.degree(j), 100.0 * j, c[j], 0, nullptr, delta[j]});
+        const LocalView view{i, t.graph.degree(i), 1000.0, c[i], 0, nbs, &rng};
+        std::vector<Transfer> a, b;
+        closed.decide(view, a);
+        reported.decide(view, b);
+        ASSERT_EQ(a.size(), b.size()) << spec << " node " << i;
+        for (std::size_t k = 0; k < a.size(); ++k) {
+          EXPECT_EQ(a[k].neighbor, b[k].neighbor);
+          EXPECT_NEAR(a[k].amount, b[k].amount, 1e-9) << spec << " node " << i;
+        }
+        for (NeighborState& nb : nbs) nb.delta = 0, nb.load = 0;  // nothing heard: delta_i alone
+        b.clear();
+        reported.decide(view, b);
+        double sent = 0;
+        for (const Transfer& x : b) sent += x.amount;
+        EXPECT_GT(sent, 0);
+        EXPECT_LE(sent, 1000.0 * (1 + 1e-12)) << spec << " node " << i;
+      }
+    }
+}
+
+// The asynchronous balancer on des with M_r from reported speeds (speed_reports.hpp): the loads
+// end proportional to the speeds, as under the closed form; with the speeds known at set-up,
+// each node tells C_i and delta_i once (one control message per edge and direction).
+TEST(RelativeSpeed, AsyncBalancerOnReportedSpeedsEndsProportionalToSpeed) {
+  const Topology t = make_topology("ring:7", 1);
+  const std::vector<double> c{1e9, 2e9, 3e9, 1e9, 2e9, 3e9, 4e9};
+  std::vector<double> w0(7, 0.0);
+  w0[0] = 2600;
+  auto m = std::make_shared<RelativeSpeedMatrix>(relative_speed_matrix(t.graph, c, false));
+  const RelativeSpeedDiffusion closed(t.graph, m, Shaker{}), reported(false, Shaker{});
+  AsyncBalancerOptions o;
+  o.lb_period = 1e-3;
+  DesOptions d;
+  d.time_limit = 2;
+  d.stop_when_balanced = false;
+  d.record_final_load = true;
+  const RunResult a = run_des(t, AsyncBalancer(closed, o), LoadMode::real, {w0, {}}, platform_with(c), d);
+  const RunResult b = run_des(t, AsyncBalancer(reported, o), LoadMode::real, {w0, {}}, platform_with(c), d);
+  expect_speed_proportional(a.final_load, c, 1e-6);
+  expect_speed_proportional(b.final_load, c, 1e-6);
+  const auto controls = [](const RunResult& r) { return r.summary.timing->control_messages; };
+  const std::uint64_t speed_messages = controls(b) - controls(a);
+  EXPECT_EQ(speed_messages, t.graph.num_slots());
+}
+
+// The spanning-tree detection in the asynchronous balancer (integer loads, best effort, which
+// comes to rest): `stop` ends every node's balancing process after a quiet step, so that a run
+// twice as long sends no more control messages and ends on the same loads as without detection;
+// `continuous` keeps watching and balances ever less often while nothing moves.
+TEST(TreeDetection, StopsAndSlowsTheAsynchronousBalancer) {
+  const Topology t = make_topology("torus:4x4", 1);
+  BuiltPolicy built = make_policy(PolicySpec{.algorithm = "best-effort"}, t);
+  std::vector<double> w0(16, 0.0);
+  w0[0] = 1600;
+  auto run = [&](Detection detection, double seconds) {
+    AsyncBalancerOptions o;
+    o.lb_period = 1e-3;
+    o.detection = detection;
+    DesOptions d;
+    d.time_limit = seconds;
+    d.stop_when_balanced = false;
+    d.record_final_load = true;
+    return run_des(t, AsyncBalancer(*built.policy, o), LoadMode::integer, {w0, {}}, platform_with({1e9}), d);
+  };
+  const RunResult off = run(Detection::off, 1), stop = run(Detection::stop, 1), longer = run(Detection::stop, 2);
+  ASSERT_TRUE(stop.summary.detected_at.has_value());
+  EXPECT_LT(*stop.summary.detected_at, 0.5);
+  EXPECT_EQ(stop.final_load, off.final_load);
+  EXPECT_EQ(longer.summary.timing->control_messages, stop.summary.timing->control_messages);
+  const RunResult watching = run(Detection::continuous, 2), plain = run(Detection::off, 2);
+  ASSERT_TRUE(watching.summary.detected_at.has_value());
+  EXPECT_EQ(watching.final_load, plain.final_load);
+  EXPECT_LT(watching.summary.timing->control_messages, plain.summary.timing->control_messages / 4);  // 1/5 here
+}
 
 TEST(CostBenefit, RefusesAnExchangeCostingMoreThanKTimesItsBenefitAndAcceptsTheReverse) {
   // 100 units against 0, sending 50, 1e6 flop per unit at 1 Gflop/s: one iteration saves 0.05 s.

@@ -141,6 +141,8 @@ Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
     a.items = true;
     a.computing = false;
     a.choose = options_.choose;
+    a.detection = options_.detection;
+    a.quiet_every_max = options_.quiet_every_max;
     try {
       program_ = std::make_unique<AsyncBalancer>(*policy_, a);
     } catch (const InputError& e) {
@@ -161,6 +163,7 @@ Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
   for (int q : neighbours_) s.neighbors.push_back({static_cast<NodeId>(q), static_cast<std::uint32_t>(degree[static_cast<std::size_t>(q)])});
   s.program = program_.get();
   s.seed = options_.seed;
+  s.speed = speed_;
   s.payloads = payloads_.get();
   s.shared_processor = oversubscribed(gather_hosts(comm_), rank_);
   node_ = std::make_unique<RankNode>(std::move(s));
@@ -215,6 +218,17 @@ void Balancer::measured(double seconds) {
     for (const Item& it : h.items) trace_->record(TraceLog::Kind::weight, t, it.id, it.weight);
     for (const auto& [id, w] : pinned_) trace_->record(TraceLog::Kind::weight, t, id, w);
   }
+}
+
+void Balancer::set_speed(double speed) {
+  if (!(speed > 0 && std::isfinite(speed))) throw std::invalid_argument("nnlb::mpi: a speed of " + std::to_string(speed) + " (must be > 0)");
+  speed_ = speed;
+  node_->set_speed(speed);
+}
+
+void Balancer::measured_speed(double seconds) {
+  if (!(seconds > 0 && std::isfinite(seconds))) throw std::invalid_argument("nnlb::mpi: measured_speed of " + std::to_string(seconds) + " s (must be > 0)");
+  if (load() > 0) set_speed(load() / seconds);
 }
 
 void Balancer::pin(ItemId id) {
@@ -278,13 +292,15 @@ Balancer::Moves Balancer::moves() {
 void Balancer::start() {
   if (started_) return;
   started_ = true;
-  // Every rank's load: the neighbours' are set-up knowledge, all of them the record's start.
-  const double mine = load();
+  // Every rank's load and speed: the neighbours' are set-up knowledge, the loads the record's start.
+  const double mine[2] = {load(), speed_};
+  std::vector<double> all(2 * static_cast<std::size_t>(size_));
+  MPI_Allgather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, comm_);
   record_start_.resize(static_cast<std::size_t>(size_));
-  MPI_Allgather(&mine, 1, MPI_DOUBLE, record_start_.data(), 1, MPI_DOUBLE, comm_);
-  std::vector<double> by_port;
-  for (int q : neighbours_) by_port.push_back(record_start_[static_cast<std::size_t>(q)]);
-  node_->know_initial_loads(by_port);
+  for (std::size_t q = 0; q < record_start_.size(); ++q) record_start_[q] = all[2 * q];
+  std::vector<double> loads, speeds;
+  for (int q : neighbours_) loads.push_back(all[2 * static_cast<std::size_t>(q)]), speeds.push_back(all[2 * static_cast<std::size_t>(q) + 1]);
+  node_->know_initial(loads, speeds);
   MPI_Barrier(comm_);
   started_at_ = MPI_Wtime();
   node_->start(started_at_);
@@ -311,6 +327,10 @@ void Balancer::balance() {
   node_->fire(AsyncBalancer::balance_timer);
 }
 
+std::uint64_t Balancer::steps() const { return node_->agent() ? AsyncBalancer::status(*node_->agent()).steps : 0; }
+bool Balancer::stopped() const { return node_->agent() && AsyncBalancer::status(*node_->agent()).stopped; }
+std::uint32_t Balancer::quiet_level() const { return node_->agent() ? AsyncBalancer::status(*node_->agent()).quiet_level : 0; }
+
 void Balancer::balance_and_wait() {
   balance();
   node_->drain();
@@ -336,6 +356,8 @@ Record Balancer::finish() {
   MPI_Allreduce(sums, all, 4, MPI_DOUBLE, MPI_SUM, comm_);
   double time = node_->now(), longest = 0;
   MPI_Allreduce(&time, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  double detected = tally.detected_at().value_or(std::numeric_limits<double>::infinity());
+  MPI_Allreduce(MPI_IN_PLACE, &detected, 1, MPI_DOUBLE, MPI_MIN, comm_);
   // Conservation, recounted: every item on exactly one rank, and the weight held everywhere is
   // the weight the application registered (less what it removed).
   if (const auto doubled = detail::twice(detail::all_ids(comm_, items())))
@@ -362,6 +384,7 @@ Record Balancer::finish() {
   t.events = t.control_messages + t.data_messages;
   t.data_transferred = held > 0 ? all[1] / held : 0;
   sum.timing = t;
+  if (std::isfinite(detected)) sum.detected_at = detected;
   if (trace_) write_trace(longest);
   return rec;
 }

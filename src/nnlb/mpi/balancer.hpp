@@ -40,6 +40,7 @@
 #include "nnlb/node/payload.hpp"
 #include "nnlb/programs/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
+#include "nnlb/protocol/tree_detection.hpp"
 #include "nnlb/runtime/wire.hpp"
 
 namespace nnlb {
@@ -68,6 +69,16 @@ struct Options {
   double band = 0.01;         // Record::summary.balanced: every rank within band x the mean
   bool moves = false;         // keep import / export lists for Balancer::moves()
   std::uint64_t seed = 1;     // the ranks' random streams (randomized policies)
+  // Decentralized convergence detection on a spanning tree (Jeannot & Vernier sec. 3.3.2; a
+  // tree built by flooding from rank 0, one report a step towards its root): Detection::stop ends
+  // every rank's balancing at the same step once a whole step moved nothing anywhere (stopped();
+  // for an application whose weights no longer change); Detection::continuous balances every
+  // 2^level-th call of balance() instead, the level rising with each quiet phase (at most every
+  // quiet_every_max-th call) and back to every call when items move again (quiet_level(); weights
+  // that change). Exact with balance_and_wait(); with free-running balance() or a period, a step
+  // may look quiet while items are still on their way.
+  Detection detection = Detection::off;
+  std::uint64_t quiet_every_max = 64;
   // Record and replay: a path where finish() has rank 0 write the run's load trace (every item's
   // weights over time and every balancing step, rank by rank), for `nnlb run --set engine=des
   // --set load.trace=PATH --set algorithm=...` to replay under any policy (docs/mpi.md). Empty:
@@ -107,6 +118,15 @@ class Balancer {
   void set_weight(ItemId id, double weight); // a new estimate or measurement of its cost
   // Scales this rank's weights so that they sum to `seconds` (its last iteration, measured).
   void measured(double seconds);
+  // This rank's speed C_i (weight computed per second; 1 on every rank until set), for policies
+  // that balance relative to speed: relative-speed diffusion (policy_named("mr"), Jeannot &
+  // Vernier sec. 3.2) gives each rank a load in proportion to its speed, and an item keeps its
+  // weight wherever it goes. Told to the neighbours at this rank's next step.
+  void set_speed(double speed);
+  // C_i measured: this rank's items (their weight, load()) took `seconds` to compute. The weights
+  // stay (unlike measured()); a rank that holds nothing keeps its last speed.
+  void measured_speed(double seconds);
+  double speed() const { return speed_; }
   void pin(ItemId id);                       // it stays on this rank (its weight still counts)
   void unpin(ItemId id);
   void remove(ItemId id);                    // done, or dropped by the application
@@ -146,6 +166,12 @@ class Balancer {
   // ConservationError when an item is lost, doubled or its weight changed on the way.
   Record finish();
 
+  // Balancing steps this rank took (calls of balance() that decided), whether the detection
+  // stopped them (Options::detection), and the quiet level in force (continuous detection).
+  std::uint64_t steps() const;
+  bool stopped() const;
+  std::uint32_t quiet_level() const;
+
   // The balancer's own communicator (a duplicate of the one given).
   MPI_Comm communicator() const { return comm_; }
 
@@ -161,6 +187,7 @@ class Balancer {
   std::unique_ptr<RankNode> node_;
   std::unordered_map<ItemId, double> pinned_;
   double registered_ = 0;  // weight added less weight removed, and changes of weight, here
+  double speed_ = 1;       // C_i
   std::vector<double> record_start_;  // every rank's load at start()
   bool started_ = false, finished_ = false;
   std::unique_ptr<TraceLog> trace_;   // with Options::trace

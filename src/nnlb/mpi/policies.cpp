@@ -6,6 +6,7 @@
 #include "nnlb/policy/bertsekas_tsitsiklis.hpp"
 #include "nnlb/policy/best_effort.hpp"
 #include "nnlb/policy/diffusion.hpp"
+#include "nnlb/policy/relative_speed.hpp"
 
 namespace nnlb::mpi {
 
@@ -17,7 +18,8 @@ std::shared_ptr<const Policy> policy_named(std::string_view name) {
     f.rule = LinearForm::AlphaRule::boillat;
     return std::make_shared<Diffusion>(f);
   }
-  throw std::invalid_argument("nnlb::mpi: unknown policy '" + std::string(name) + "' (best-effort, bertsekas-tsitsiklis or bt, fos)");
+  if (name == "mr") return std::make_shared<RelativeSpeedDiffusion>(false, Shaker{});
+  throw std::invalid_argument("nnlb::mpi: unknown policy '" + std::string(name) + "' (best-effort, bertsekas-tsitsiklis or bt, fos, mr)");
 }
 
 }  // namespace nnlb::mpi

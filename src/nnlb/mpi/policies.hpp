@@ -5,6 +5,8 @@
 //   best-effort            Couturier et al. sec. 4, leveling k = 1
 //   bertsekas-tsitsiklis   (or bt) Bertsekas & Tsitsiklis' asynchronous rule
 //   fos                    first-order diffusion with Boillat's local alpha, 1 / (max(d_i, d_j) + 1)
+//   mr                     relative-speed diffusion M_r on the speeds the ranks report
+//                          (Balancer::set_speed, measured_speed; Jeannot & Vernier sec. 3.2)
 #include <memory>
 #include <string_view>
 

@@ -25,6 +25,7 @@ struct NeighborState {
   double speed = 1;          // C_j
   double last_flow = 0;      // net load i sent to j in i's previous balancing step (< 0: received)
   double* memory = nullptr;  // Policy::edge_memory() doubles owned by i for this edge, or nullptr
+  double delta = 0;          // delta_j of relative-speed diffusion as j reported it (0: not heard)
 };
 
 struct LocalView {
@@ -82,6 +83,13 @@ class Policy {
   virtual std::optional<LinearForm> linear_form() const { return std::nullopt; }
   // Dimension exchange: lambda of Xu et al. Eq. 2.
   virtual std::optional<double> exchange_lambda() const { return std::nullopt; }
+  // Relative-speed diffusion on speeds reported at run time (Jeannot & Vernier 2006, sec. 3.2):
+  // the delta_i node i tells its neighbours with its speed C_i, from C_i and its neighbours'
+  // speeds; they see it as NeighborState::delta (protocol/speed_reports.hpp). nullopt: the
+  // policy needs none, and nothing is sent.
+  virtual std::optional<double> reported_delta(double /*speed*/, std::span<const double> /*neighbor_speeds*/) const {
+    return std::nullopt;
+  }
   // Appends the transfers node view.self makes now. Must only depend on the view (and its rng).
   // Thread-safe: one policy object serves all nodes concurrently.
   virtual void decide(const LocalView& view, std::vector<Transfer>& out) const = 0;

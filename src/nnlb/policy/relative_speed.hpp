@@ -40,17 +40,29 @@ RelativeSpeedMatrix relative_speed_matrix(const Graph& g, std::span<const double
 // Policy `mr`: node i sends max(L_ij, 0) to each neighbour j. With a shaker (integer loads), an
 // edge whose flow rounds down to nothing while i is more loaded than j relative to speed moves a
 // part of i's load with probability exp(-kappa U_ij) (sec. 3.3.1, shaker.hpp).
+//
+// Two ways to know M_r: the closed form over the whole graph from speeds known at set-up (the
+// simulation engines), or from reported speeds (the second constructor: the MPI library, whose
+// ranks measure their speeds while they run). Then node i computes delta_i from C_i and the
+// speeds its neighbours reported, tells it to them (reported_delta), and takes
+// M_r,ij = min(delta_i, delta_j) C_r,ij from j's report; until j's delta is heard, delta_i
+// alone, which still never sends more than i holds (sum_j delta_i C_r,ij <= 1).
 class RelativeSpeedDiffusion final : public Policy {
  public:
   RelativeSpeedDiffusion(const Graph& g, std::shared_ptr<const RelativeSpeedMatrix> mr, Shaker shaker);
+  RelativeSpeedDiffusion(bool self_term, Shaker shaker);  // M_r from reported speeds
   std::string name() const override { return "mr"; }
   std::uint32_t edge_memory() const override { return shaker_.kappa ? 1 : 0; }
   std::optional<LinearForm> linear_form() const override;
+  std::optional<double> reported_delta(double speed, std::span<const double> neighbor_speeds) const override;
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 
  private:
-  const Graph& g_;
-  std::shared_ptr<const RelativeSpeedMatrix> mr_;
+  // The transfer over neighbour k for flow L_ij (the shaker's move when it rounds to nothing).
+  void transfer(const LocalView& view, std::uint32_t k, double flow, std::vector<Transfer>& out) const;
+  const Graph* g_ = nullptr;
+  std::shared_ptr<const RelativeSpeedMatrix> mr_;  // null: from reported speeds
+  bool self_term_ = false;
   Shaker shaker_;
 };
 

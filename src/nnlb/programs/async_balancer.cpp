@@ -28,6 +28,7 @@ struct EdgeState {
   double committed = 0;  // all load ever committed to the neighbour
   double counted = 0;    // all load from the neighbour counted here
   double last_flow = 0;  // sent in this node's last balancing step (announced with virtual load)
+  double acknowledged = 0;  // of `committed`, what the neighbour's last report counted
 };
 
 class AsyncAgent final : public Agent {
@@ -36,6 +37,8 @@ class AsyncAgent final : public Agent {
 
   void start(Context& ctx) override {
     edges_.assign(ctx.degree(), EdgeState{});
+    speeds_.start(ctx);
+    if (opt_.detection != Detection::off) detection_.start(ctx, opt_.detection == Detection::continuous);
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
     if (opt_.initial_knowledge) {
       const auto infos = ctx.neighbors();
@@ -59,8 +62,9 @@ class AsyncAgent final : public Agent {
     ctx.set_timer(0, compute_timer);
   }
 
-  void neighbor_added(Context& ctx, Port /*port*/) override {
+  void neighbor_added(Context& ctx, Port port) override {
     edges_.push_back({});
+    speeds_.neighbor_added(port);
     memory_.resize(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
   }
 
@@ -68,8 +72,14 @@ class AsyncAgent final : public Agent {
     // What was decided for it and not sent stays here.
     pending_total_ -= edges_[port].pending;
     edges_.erase(edges_.begin() + port);
+    speeds_.neighbor_removed(port);
     const auto m = policy_.edge_memory();
     memory_.erase(memory_.begin() + std::size_t{port} * m, memory_.begin() + std::size_t{port + 1} * m);
+  }
+
+  AsyncBalancer::Status status() const {
+    const auto last = static_cast<std::int64_t>(steps_) - 1;
+    return {steps_, stopped(), opt_.detection == Detection::continuous ? detection_.level_at(last) : 0};
   }
 
  private:
@@ -114,6 +124,7 @@ class AsyncAgent final : public Agent {
       for (std::uint32_t k = 0; k < m.item_count; ++k) amount += items[next++].weight;
       if (opt_.virtual_load) announced_ -= amount;
       else if (m.port != no_port) edges_[m.port].counted += amount;
+      if (amount > 0) last_exchange_ = static_cast<std::int64_t>(steps_);  // in the coming step, at the latest
     }
   }
 
@@ -150,6 +161,14 @@ class AsyncAgent final : public Agent {
   void balance(Context& ctx) {
     for (const Message& m : ctx.take(Channel::control)) {
       if (m.port == no_port) continue;
+      if (speeds_.handles(m)) {
+        speeds_.receive(m);
+        continue;
+      }
+      if (detection_.handles(m)) {
+        detection_.receive(ctx, m);
+        continue;
+      }
       EdgeState& e = edges_[m.port];
       if (opt_.virtual_load) {
         announced_ += m.value[announced_field];
@@ -158,12 +177,19 @@ class AsyncAgent final : public Agent {
       // The neighbour's load as it reported it, plus what this node committed to it that the
       // report did not count yet (still pending here or in flight).
       e.known = m.value[load_field] + (e.committed - m.value[counted_field]);
+      e.acknowledged = m.value[counted_field];
     }
     if (!opt_.computing) receive(ctx);
+    if (resting()) {
+      if (std::isfinite(opt_.lb_period) && !stopped()) ctx.set_timer(opt_.lb_period, balance_timer);
+      return;
+    }
+    speeds_.announce(ctx, policy_, opt_.control_bytes);
+    const auto step = static_cast<std::int64_t>(steps_);
     double load = held(ctx) - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
     const auto transfers = decide_transfers(
         policy_, ctx, load, steps_++, opt_.colors, memory_, [&](Port p) { return edges_[p].known; },
-        [&](Port p) { return edges_[p].last_flow; });
+        [&](Port p) { return edges_[p].last_flow; }, &speeds_);
     for (EdgeState& e : edges_) e.last_flow = 0;
     for (const Transfer& t : transfers) {
       double amount = std::min(t.amount, load);
@@ -178,6 +204,7 @@ class AsyncAgent final : public Agent {
         pending_total_ += amount;
       }
       e.committed += amount;
+      last_exchange_ = step;
       load -= amount;
       e.known += amount;  // until the neighbour reports again
       e.last_flow += amount;
@@ -187,12 +214,41 @@ class AsyncAgent final : public Agent {
     for (Port p = 0; p < edges_.size(); ++p)
       reports[p] = {opt_.virtual_load ? edges_[p].last_flow : 0.0, load, edges_[p].counted};
     ctx.send_each(Channel::control, report_tag, reports, opt_.control_bytes);
+    if (opt_.detection != Detection::off) after_step(ctx, step);
     if (std::isfinite(opt_.lb_period)) ctx.set_timer(opt_.lb_period, balance_timer);
+  }
+
+  // LBDetecConv after step t; continuously, the next step waits 2^level runs of the process.
+  // Load this node committed and its neighbour has not counted yet (still to send, or on the
+  // wire), or announced to it and not arrived, is an exchange of every step until it settles.
+  void after_step(Context& ctx, std::int64_t t) {
+    bool unsettled = pending_total_ > 0 || announced_ > 0;
+    for (const EdgeState& e : edges_) unsettled = unsettled || e.committed > e.acknowledged * (1 + 1e-12) + 1e-300;
+    if (unsettled) last_exchange_ = t;
+    detection_.after_step(ctx, t, last_exchange_);
+    std::uint64_t every = 1;
+    for (std::uint32_t k = detection_.level_at(t); k > 0 && every < opt_.quiet_every_max; --k) every *= 2;
+    next_run_ = runs_ - 1 + std::min(every, std::max<std::uint64_t>(opt_.quiet_every_max, 1));
+  }
+
+  bool stopped() const {
+    const auto stop = detection_.stop_step();
+    return stop && static_cast<std::int64_t>(steps_) >= *stop;
+  }
+
+  // This run of the balancing process takes no step: balancing stopped, or a quiet phase.
+  bool resting() {
+    if (opt_.detection == Detection::off) return false;
+    return stopped() || runs_++ < next_run_;
   }
 
   const Policy& policy_;
   const AsyncBalancerOptions& opt_;
   std::vector<EdgeState> edges_;
+  SpeedReports speeds_;         // relative-speed diffusion on reported speeds
+  SpanningTreeDetection detection_;
+  std::int64_t last_exchange_ = -1;    // the last step in which this node sent or received load
+  std::uint64_t runs_ = 0, next_run_ = 0;  // runs of the balancing process; the one that steps next
   std::vector<double> memory_;  // Policy::edge_memory() doubles per port
   double pending_total_ = 0;    // decided, not yet sent
   double announced_ = 0;        // virtual load announced to this node, not yet received
@@ -215,5 +271,7 @@ AsyncBalancer::AsyncBalancer(const Policy& policy, AsyncBalancerOptions options)
 }
 
 std::unique_ptr<Agent> AsyncBalancer::make_agent(NodeId /*node*/) const { return std::make_unique<AsyncAgent>(policy_, opt_); }
+
+AsyncBalancer::Status AsyncBalancer::status(const Agent& agent) { return static_cast<const AsyncAgent&>(agent).status(); }
 
 }  // namespace nnlb

@@ -24,6 +24,7 @@
 #include "nnlb/node/agent.hpp"
 #include "nnlb/programs/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
+#include "nnlb/protocol/tree_detection.hpp"
 
 namespace nnlb {
 
@@ -47,6 +48,15 @@ struct AsyncBalancerOptions {
   bool items = false;     // balance items by weight, ship whole items (else divisible load)
   bool computing = true;  // run the computing process (false: balancing only)
   ItemChoice choose{};    // which items carry a transfer (items); empty: heaviest_fit
+  // Jeannot & Vernier sec. 3.3.2's detection on a spanning tree (protocol/tree_detection.hpp),
+  // over the balancing steps: `stop` ends every node's decisions at the same step once a whole
+  // step was quiet everywhere; `continuous` keeps watching and takes a step only every 2^level-th
+  // time the balancing process runs (at most every `quiet_every_max`-th), the level rising with
+  // each quiet phase and back to 0 when load moves again. Exact when each node's k-th step sees
+  // all that its neighbours sent in their (k-1)-th (loosely-synchronous steps, or a period well
+  // above the links' delay); otherwise a step may look quiet with load still on a wire.
+  Detection detection = Detection::off;
+  std::uint64_t quiet_every_max = 64;
 };
 
 class AsyncBalancer final : public Program {
@@ -61,6 +71,14 @@ class AsyncBalancer final : public Program {
   // The timer tag of the balancing process: an engine that balances on demand (the MPI
   // library's balance()) may call Agent::timer with it.
   static constexpr std::uint32_t balance_timer = 1;
+  // What one of this program's agents tells its owner: balancing steps taken, whether the
+  // detection stopped them (Detection::stop), and the quiet level in force (continuous).
+  struct Status {
+    std::uint64_t steps = 0;
+    bool stopped = false;
+    std::uint32_t quiet_level = 0;
+  };
+  static Status status(const Agent& agent);
 
  private:
   const Policy& policy_;

@@ -9,17 +9,19 @@
 
 #include "nnlb/node/context.hpp"
 #include "nnlb/policy/policy.hpp"
+#include "nnlb/protocol/speed_reports.hpp"
 
 namespace nnlb {
 
 // `known(p)` and `last_flow(p)` give what the node knows of port p; `memory` holds
 // Policy::edge_memory() doubles per port. Matching policies see only the neighbour whose edge has
 // colour `step mod colors`. Amounts are rounded down to whole units in integer mode; `step` is
-// the policy's step counter. The result lives in per-thread scratch until the next call.
+// the policy's step counter. With `heard`, the neighbours' speeds and deltas are what they
+// reported (speed_reports.hpp), else the speeds of set-up. The result lives in per-thread scratch until the next call.
 template <class Known, class LastFlow>
 std::span<const Transfer> decide_transfers(const Policy& policy, Context& ctx, double load, std::uint64_t step,
                                            std::uint32_t colors, std::vector<double>& memory, Known&& known,
-                                           LastFlow&& last_flow) {
+                                           LastFlow&& last_flow, const SpeedReports* heard = nullptr) {
   struct Scratch {
     std::vector<NeighborState> neighbors;
     std::vector<Port> port_of;
@@ -38,7 +40,8 @@ std::span<const Transfer> decide_transfers(const Policy& policy, Context& ctx, d
   for (Port p = 0; p < infos.size(); ++p) {
     const NeighborInfo& info = infos[p];
     if (pairwise && info.color != partner_color) continue;
-    neighbors[seen] = {info.id, info.degree, known(p), info.speed, last_flow(p), mem ? memory.data() + std::size_t{p} * mem : nullptr};
+    neighbors[seen] = {info.id,     info.degree, known(p), heard ? heard->speed(p, info.speed) : info.speed, last_flow(p),
+                       mem ? memory.data() + std::size_t{p} * mem : nullptr, heard ? heard->delta(p) : 0.0};
     port_of[seen++] = p;
   }
   neighbors.resize(seen);

@@ -35,6 +35,9 @@
 
 namespace nnlb {
 
+// How a node program uses the detection: not at all, to stop balancing, or continuously (above).
+enum class Detection { off, stop, continuous };
+
 class SpanningTreeDetection {
  public:
   // `continuous`: phase changes instead of a stop (above).

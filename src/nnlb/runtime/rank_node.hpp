@@ -54,6 +54,8 @@ class RankNode {
   RankNode& operator=(const RankNode&) = delete;
 
   NodeState& state() { return node_; }
+  // The node program's agent (after start()).
+  const Agent* agent() const { return node_.agent.get(); }
   // The application's data behind its items (before start()).
   void set_payloads(ItemPayloads* payloads) { setup_.payloads = payloads; }
   const NodeState& state() const { return node_; }
@@ -94,10 +96,14 @@ class RankNode {
   // Every waiting message's load and items reach the node, unheard (their protocol fields are
   // dropped): the end of a run whose holdings live on (the MPI library).
   void settle();
-  // The neighbours' loads at the start, by port (NeighborInfo::initial_load), before start().
-  void know_initial_loads(std::span<const double> by_port) {
-    for (std::size_t p = 0; p < by_port.size() && p < setup_.neighbors.size(); ++p) setup_.neighbors[p].initial_load = by_port[p];
+  // The neighbours' loads and speeds at the start, by port (NeighborInfo::initial_load, speed),
+  // before start().
+  void know_initial(std::span<const double> loads, std::span<const double> speeds) {
+    for (std::size_t p = 0; p < loads.size() && p < setup_.neighbors.size(); ++p) setup_.neighbors[p].initial_load = loads[p];
+    for (std::size_t p = 0; p < speeds.size() && p < setup_.neighbors.size(); ++p) setup_.neighbors[p].speed = speeds[p];
   }
+  // C_i from now on (the MPI library's measured speed).
+  void set_speed(double speed) { setup_.speed = speed; }
   // Calls the program's timer handler with `tag` now (a balancing step on demand).
   void fire(std::uint32_t tag) { node_.agent->timer(ctx_, tag); }
 
