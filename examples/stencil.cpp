@@ -10,10 +10,13 @@
 // step, so blocks stay contiguous and never empty. The check: the final grid equals the serial
 // computation bit for bit.
 //
-//   mpiexec -np 4 stencil [columns=96] [iterations=60] [--no-balance] [--policy NAME] [--trace FILE]
+//   mpiexec -np 4 stencil [columns=96] [iterations=60] [--no-balance] [--policy NAME] [--trace FILE] [--slow]
 //
-// --policy: best-effort (default), bertsekas-tsitsiklis, fos (nnlb/mpi/policies.hpp). --trace:
-// record the run's load trace, to replay it on des under other policies (docs/mpi.md).
+// --policy: best-effort (default), bertsekas-tsitsiklis, fos, mr (nnlb/mpi/policies.hpp). --trace:
+// record the run's load trace, to replay it on des under other policies (docs/mpi.md). --slow:
+// heterogeneous ranks, the odd ones doing every cell's work twice; each rank measures its speed
+// (the weight of its block over the seconds it took, Balancer::measured_speed), which
+// relative-speed diffusion (mr) balances against.
 #include <mpi.h>
 
 #include <nnlb/mpi/balancer.hpp>
@@ -88,7 +91,7 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int columns = 96, iterations = 60;
-  bool balancing = true;
+  bool balancing = true, slow = false;
   nnlb::mpi::Options options;
   std::vector<int> numbers;
   for (int a = 1; a < argc; ++a) {
@@ -96,6 +99,7 @@ int run(int argc, char** argv) {
     if (arg == "--no-balance") balancing = false;
     else if (arg == "--policy" && a + 1 < argc) options.policy = nnlb::mpi::policy_named(argv[++a]);
     else if (arg == "--trace" && a + 1 < argc) options.trace = argv[++a];
+    else if (arg == "--slow") slow = true;
     else numbers.push_back(std::stoi(arg));
   }
   if (numbers.size() > 0) columns = numbers[0];
@@ -137,9 +141,11 @@ int run(int argc, char** argv) {
       if (c == 0 || c == columns - 1) continue;  // fixed boundary columns
       const Column& l = c == lo ? from_left : block.at(c - 1);
       const Column& r = c == hi ? from_right : block.at(c + 1);
-      grid.at(static_cast<nnlb::ItemId>(c)) = step(l, v, r, cost(c, it, iterations, columns));
+      grid.at(static_cast<nnlb::ItemId>(c)) = step(l, v, r, cost(c, it, iterations, columns) * (slow && rank % 2 == 1 ? 2 : 1));
     }
-    busy += MPI_Wtime() - c0;
+    const double took = MPI_Wtime() - c0;
+    busy += took;
+    if (took > 0) lb.measured_speed(took);  // the block's weight (this iteration's costs) per second
     // The next iteration's costs are known: re-weigh, then move columns.
     for (const auto& [c, v] : block) lb.set_weight(static_cast<nnlb::ItemId>(c), cost(c, it + 1, iterations, columns) * 1.0);
     if (balancing) lb.balance_and_wait();
@@ -174,8 +180,9 @@ int run(int argc, char** argv) {
       if (std::memcmp(&all[k + 1], expected[c].data(), rows * sizeof(double)) != 0) ++wrong;
     }
     const bool once = std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; });
-    std::printf("stencil: %d columns, %d iterations on %d ranks, %s: %.3f s; busiest rank computed %.3f s of %.3f s on average\n",
-                columns, iterations, size, balancing ? "balanced" : "not balanced", elapsed, max_busy, sum_busy / size);
+    std::printf("stencil: %d columns, %d iterations on %d ranks%s, %s: %.3f s; busiest rank computed %.3f s of %.3f s on average\n",
+                columns, iterations, size, slow ? " (odd ranks at half speed)" : "", balancing ? "balanced" : "not balanced", elapsed,
+                max_busy, sum_busy / size);
     std::printf("  columns moved: weight %.0f in %llu data messages; final imbalance %.3g\n", record.summary.load_moved,
                 static_cast<unsigned long long>(record.summary.timing->data_messages), record.summary.final_imbalance);
     if (!once || wrong != 0) {

@@ -18,7 +18,7 @@ std::shared_ptr<const Policy> policy_named(std::string_view name) {
     f.rule = LinearForm::AlphaRule::boillat;
     return std::make_shared<Diffusion>(f);
   }
-  if (name == "mr") return std::make_shared<RelativeSpeedDiffusion>(false, Shaker{});
+  if (name == "mr") return std::make_shared<RelativeSpeedDiffusion>(true, Shaker{});
   throw std::invalid_argument("nnlb::mpi: unknown policy '" + std::string(name) + "' (best-effort, bertsekas-tsitsiklis or bt, fos, mr)");
 }
 

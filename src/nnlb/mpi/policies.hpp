@@ -6,7 +6,9 @@
 //   bertsekas-tsitsiklis   (or bt) Bertsekas & Tsitsiklis' asynchronous rule
 //   fos                    first-order diffusion with Boillat's local alpha, 1 / (max(d_i, d_j) + 1)
 //   mr                     relative-speed diffusion M_r on the speeds the ranks report
-//                          (Balancer::set_speed, measured_speed; Jeannot & Vernier sec. 3.2)
+//                          (Balancer::set_speed, measured_speed; Jeannot & Vernier sec. 3.2),
+//                          second definition (with the self term): Cartesian grids of ranks are
+//                          often bipartite, where the first one oscillates
 #include <memory>
 #include <string_view>
 
