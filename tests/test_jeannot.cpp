@@ -295,6 +295,26 @@ TEST(TreeDetection, StopsAndSlowsTheAsynchronousBalancer) {
   EXPECT_LT(watching.summary.timing->control_messages, plain.summary.timing->control_messages / 4);  // 1/5 here
 }
 
+// The same detection from a scenario (async.detection, on des, mpi and simgrid): the run reports
+// when a root detected; keys that cannot apply are refused with their name.
+TEST(TreeDetection, AsyncDetectionIsAScenarioKey) {
+  const std::vector<std::string> base{"engine=des",         "topology=torus:4x4", "algorithm=best-effort", "load.mode=integer",
+                                      "load.init=single:0,1600", "stop.time=1"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return more;
+  };
+  const RunRecord r = test::run_sets(with({"async.detection=stop"}));
+  EXPECT_TRUE(r.result.summary.detected_at.has_value());
+  EXPECT_TRUE(test::refused(with({"async.detection=sometimes"}), "async.detection"));
+  EXPECT_TRUE(test::refused(with({"async.detection=stop", "agent=rounds"}), "key 'async.detection': applies only to the asynchronous balancer"));
+  EXPECT_TRUE(test::refused(with({"async.detection=stop", "churn.events=leave@0.5"}), "key 'async.detection': needs a graph that does not change"));
+  EXPECT_TRUE(test::refused({"engine=des", "load.trace=" + std::string(NNLB_SOURCE_DIR) + "/scenarios/examples/stencil-4ranks.trace", "async.detection=stop"},
+                            "key 'async.detection': does not run on a replayed trace"));
+  EXPECT_TRUE(test::refused(with({"async.quiet_every_max=8"}), "key 'async.quiet_every_max': applies only with async.detection = \"continuous\""));
+  EXPECT_TRUE(test::refused(with({"async.detection=continuous", "async.quiet_every_max=0"}), "key 'async.quiet_every_max': must be >= 1"));
+}
+
 TEST(CostBenefit, RefusesAnExchangeCostingMoreThanKTimesItsBenefitAndAcceptsTheReverse) {
   // 100 units against 0, sending 50, 1e6 flop per unit at 1 Gflop/s: one iteration saves 0.05 s.
   const double benefit = exchange_benefit(100, 1e9, 0, 1e9, 50, 1e6);

@@ -132,6 +132,10 @@ AsyncBalancerOptions balancer_options(const Scenario& s, const Platform& platfor
   b.stagger = s.boolean("async.stagger");
   b.initial_knowledge = s.boolean("async.initial_knowledge");
   b.compute_chunk = s.number("async.compute_chunk");
+  const std::string detection = s.text("async.detection");
+  b.detection = detection == "stop" ? Detection::stop : detection == "continuous" ? Detection::continuous : Detection::off;
+  require(s.integer("async.quiet_every_max") >= 1, s, "async.quiet_every_max", "must be >= 1");
+  b.quiet_every_max = static_cast<std::uint64_t>(s.integer("async.quiet_every_max"));
   require(b.compute_chunk >= 0, s, "async.compute_chunk", "must be >= 0");
   for (const char* key : {"message.bytes_per_unit", "async.flops_per_unit", "async.lb_period", "async.comp_min_period"})
     require(s.number(key) > 0, s, key, "must be > 0");
@@ -226,6 +230,7 @@ void check_dependent_keys(const Scenario& s) {
       {"app.k", "agent", "iterative"},
       {"app.detection", "agent", "iterative"},
       {"app.lb_every_max", "agent", "iterative"},
+      {"async.quiet_every_max", "async.detection", "continuous"},
   };
   for (const Dependent& d : dependents) {
     const auto& keys = scenario_keys();
@@ -496,6 +501,9 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   for (const auto& [k, v] : built.parameters) rec.parameters[k] = v;
 
   const std::string engine = s.text("engine");
+  const std::string agent = s.text("agent");
+  require(s.is_default("async.detection") || (!built.domain && !built.program && engine != "sync" && (agent == "async" || (agent == "auto" && engine != "rounds"))), s,
+          "async.detection", "applies only to the asynchronous balancer (agent = \"async\", or auto on des, mpi and simgrid)");
   if (built.domain) {
     if (engine == "p2p") {
       rec.result = run_jobs(s, prepared, seed);
@@ -528,6 +536,9 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   balancer.colors = coloring.num_colors;
   if (prepared.trace) {
     require(s.text("agent") == "auto" || s.text("agent") == "async", s, "agent", "a trace replays on the asynchronous balancer");
+    require(s.is_default("async.detection"), s, "async.detection",
+            "does not run on a replayed trace: it compares the weight a node sent with the weight its neighbour received, which the "
+            "trace changes on the way");
     balancer.items = true;
     balancer.computing = false;
     // The recorded steps (a loosely-synchronous application's balance() calls), or the recorded period.
@@ -538,7 +549,6 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
     if (s.text("load.trace_choice") == "line-blocks") balancer.choose = line_blocks;
   }
   const InitialState initial{prepared.initial, prepared.trace ? prepared.items : std::vector<std::vector<Item>>{}};
-  const std::string agent = s.text("agent");
   std::unique_ptr<Program> program;
   if (agent == "iterative") {
     IterativeApplicationOptions ao = application_options(s, built);
@@ -555,6 +565,7 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   std::optional<Churn> churn = churn_of(s, topo.graph, seeds.engine);
   require(!churn || agent == "async" || (agent == "auto" && engine == "des"), s, s.is_set("churn.half_life") ? "churn.half_life" : "churn.events",
           "hosts that leave and enter need a program that hears of it: the asynchronous balancer (agent = \"async\") or a job strategy");
+  require(!churn || s.is_default("async.detection"), s, "async.detection", "needs a graph that does not change, and churn.* is set");
   EngineRun r = engine_run(s, prepared, *program, initial, seeds.engine);
   r.coloring = &coloring;
   if (churn) r.churn = &*churn;

@@ -134,6 +134,12 @@ std::vector<KeyInfo> make_keys() {
       {"async.stagger", Type::boolean, false, "async: balancing processes start at a random offset in [0, lb_period) instead of in lock step", {}, {"des.stagger"}},
       {"async.initial_knowledge", Type::boolean, true, "async: nodes start knowing their neighbours' initial loads (else 0 until the first reports)", {}, {"des.initial_knowledge"}},
       {"async.compute_chunk", Type::number, 0.0, "async: compute in slices of at most this many seconds and ship decided load between them (0: an iteration is atomic)", {}, {"des.compute_chunk"}},
+      {"async.detection", Type::string, "off",
+       "async: Jeannot & Vernier's spanning-tree convergence detection over the balancing steps (sec. 3.3.2): stop (no decision after the step "
+       "the tree agrees on once a step was quiet everywhere), continuous (2^level runs of the balancing process between two steps, the level "
+       "rising with each quiet phase and back to 0 when load moves)",
+       {"off", "stop", "continuous"}},
+      {"async.quiet_every_max", Type::integer, std::int64_t{64}, "async.detection = continuous: at most this many runs of the balancing process between two steps", {}},
       {"message.bytes_per_unit", Type::number, 1250.0, "des, mpi, simgrid: data message bytes per load unit", {}, {"des.bytes_per_unit"}},
       {"message.control_bytes", Type::number, 64.0, "des, mpi, simgrid: size of a control message (bytes)", {}, {"des.control_bytes"}},
       {"des.separate_control", Type::boolean, false, "des: control messages get a lane of their own instead of queueing behind data", {}},

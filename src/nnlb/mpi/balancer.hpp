@@ -56,6 +56,8 @@ class TraceLog;
 // protocol cannot have sent (wire.hpp). End the job then with MPI_Abort from that rank.
 using ProtocolError = wire::ProtocolError;
 
+using Detection = nnlb::Detection;  // Options::detection: off, stop, continuous
+
 struct Options {
   // The decision rule (policy/); null: best effort with leveling k = 1 (Couturier et al. sec. 4).
   std::shared_ptr<const Policy> policy;

@@ -63,12 +63,14 @@ class AsyncAgent final : public Agent {
   }
 
   void neighbor_added(Context& ctx, Port port) override {
+    if (opt_.detection != Detection::off) throw std::logic_error("the spanning-tree detection needs a graph that does not change");
     edges_.push_back({});
     speeds_.neighbor_added(port);
     memory_.resize(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
   }
 
   void neighbor_removed(Context& /*ctx*/, Port port) override {
+    if (opt_.detection != Detection::off) throw std::logic_error("the spanning-tree detection needs a graph that does not change");
     // What was decided for it and not sent stays here.
     pending_total_ -= edges_[port].pending;
     edges_.erase(edges_.begin() + port);
@@ -222,7 +224,7 @@ class AsyncAgent final : public Agent {
   // Load this node committed and its neighbour has not counted yet (still to send, or on the
   // wire), or announced to it and not arrived, is an exchange of every step until it settles.
   void after_step(Context& ctx, std::int64_t t) {
-    bool unsettled = pending_total_ > 0 || announced_ > 0;
+    bool unsettled = pending_total_ > 0 || announced_ > 1e-12 * std::max(1.0, held(ctx));  // sums of the same amounts, to rounding
     for (const EdgeState& e : edges_) unsettled = unsettled || e.committed > e.acknowledged * (1 + 1e-12) + 1e-300;
     if (unsettled) last_exchange_ = t;
     detection_.after_step(ctx, t, last_exchange_);
