@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/fork_gate.hpp"
 #include "nnlb/util/parallel.hpp"
 #include "nnlb/version.hpp"
 
@@ -91,11 +93,19 @@ unsigned worker_count(int threads) { return threads > 0 ? static_cast<unsigned>(
 // Calls job(i) for i in 0 .. count-1 on `threads` threads (0: all cores), each running one job
 // at a time single-threaded. The first job that throws stops the others from starting new jobs;
 // its exception is rethrown once all threads are done.
+//
+// A job may fork (a SimGrid run in its own process): the workers hold a share of the fork gate
+// while they work (util/fork_gate.hpp); none forks before every worker has started (starting a
+// thread allocates in it), and none ends, freeing its thread's memory, before all are done.
 void for_each_job(std::size_t count, int threads, const std::function<void(std::size_t)>& job) {
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex mutex;
-  auto worker = [&] {
+  std::condition_variable all_started, all_done;
+  std::size_t started = 0, done = 0;
+  const std::size_t workers = std::min<std::size_t>(worker_count(threads), count);
+  auto work = [&] {
+    const fork_gate::Share share;
     set_thread_count(1);  // parallelism is across runs; each run is single-threaded
     for (std::size_t t = next++; t < count; t = next++) {
       {
@@ -111,9 +121,24 @@ void for_each_job(std::size_t count, int threads, const std::function<void(std::
       }
     }
   };
-  const unsigned n = worker_count(threads);
+  auto worker = [&] {
+    {
+      std::lock_guard lock(mutex);
+      if (++started == workers) all_started.notify_all();
+    }
+    work();
+    std::unique_lock lock(mutex);  // without a share: the others may still fork
+    if (++done == workers) all_done.notify_all();
+    all_done.wait(lock, [&] { return done == workers; });
+  };
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<std::size_t>(n, count); ++t) pool.emplace_back(worker);
+  {
+    const fork_gate::Share share;  // held until every worker is running
+    pool.reserve(workers);
+    for (std::size_t t = 0; t < workers; ++t) pool.emplace_back(worker);
+    std::unique_lock lock(mutex);
+    all_started.wait(lock, [&] { return started == workers; });
+  }
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
 }

@@ -14,8 +14,8 @@
 
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/fork_gate.hpp"
 #include "nnlb/util/parallel.hpp"
-#include "nnlb/util/process.hpp"
 
 namespace nnlb {
 
@@ -86,12 +86,8 @@ std::string status_text(int raw) {
 std::string in_own_process(const std::function<std::string()>& job, bool quiet) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("engine simgrid: pipe: ") + std::strerror(errno));
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]), ::close(fds[1]);
-    throw std::runtime_error(std::string("engine simgrid: fork: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
+  // Forked with no sweep worker inside the allocator (util/fork_gate.hpp).
+  const pid_t pid = fork_gate::fork_child([&] {
     ::close(fds[0]);
     if (const int null = quiet ? ::open("/dev/null", O_WRONLY) : -1; null >= 0) ::dup2(null, STDERR_FILENO);
     // An interruption is the parent's to report; the child only ends.
@@ -100,12 +96,31 @@ std::string in_own_process(const std::function<std::string()>& job, bool quiet) 
     set_thread_count(1);
     write_all(fds[1], outcome_of(job));
     ::_exit(0);  // no atexit handlers, no flush of buffers the parent owns
+  });
+  if (pid < 0) {
+    const int error = errno;
+    ::close(fds[0]), ::close(fds[1]);
+    throw std::runtime_error(std::string("engine simgrid: fork: ") + std::strerror(error));
   }
   ::close(fds[1]);
-  const std::string answer = read_to_end(fds[0]);
+  // The wait for the child's answer gives the gate back (a fork elsewhere may go on meanwhile).
+  std::string answer;
+  std::array<char, 1 << 16> chunk;
+  for (;;) {
+    ssize_t n = 0;
+    {
+      const fork_gate::Idle idle;
+      n = ::read(fds[0], chunk.data(), chunk.size());
+    }
+    if (n > 0) answer.append(chunk.data(), static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR) break;
+  }
   ::close(fds[0]);
   int raw = 0;
-  while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
+  {
+    const fork_gate::Idle idle;
+    while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
+    }
   }
   if (answer.empty()) throw ProcessDied("engine simgrid: the simulation process ended without an answer: " + status_text(raw));
   const std::string_view rest = std::string_view(answer).substr(1);
