@@ -85,8 +85,8 @@ class Policy {
   virtual std::optional<double> exchange_lambda() const { return std::nullopt; }
   // Relative-speed diffusion on speeds reported at run time (Jeannot & Vernier 2006, sec. 3.2):
   // the delta_i node i tells its neighbours with its speed C_i, from C_i and its neighbours'
-  // speeds; they see it as NeighborState::delta (protocol/speed_reports.hpp). nullopt: the
-  // policy needs none, and nothing is sent.
+  // speeds; they see it as NeighborState::delta (protocol/speed_reports.hpp). nullopt (for any
+  // arguments): the policy needs none, and nothing is sent.
   virtual std::optional<double> reported_delta(double /*speed*/, std::span<const double> /*neighbor_speeds*/) const {
     return std::nullopt;
   }
