@@ -156,6 +156,27 @@ TEST(CrossEngine, RecordsMeanTheSameOnEveryEngine) {
 #ifndef NNLB_TEST_MPIRUN
   GTEST_SKIP() << "nnlb was built without MPI";
 #else
+  // First-order diffusion from one node of ring:4 (issue 36's case): every engine stops in the band,
+  // says so, and counts the same totals; the timed engines' convergence times lie within the run.
+  const std::string fos = "--set topology=ring:4 --set algorithm=fos --set load.init=single:0,400";
+  std::vector<nlohmann::json> fos_runs;
+  for (const char* engine : {"sync", "rounds", "des"}) fos_runs.push_back(simulated("--set engine=" + std::string(engine) + " " + fos));
+  fos_runs.push_back(on_ranks(4, "--set engine=mpi " + fos));
+#ifdef NNLB_HAVE_SIMGRID
+  fos_runs.push_back(simulated("--set engine=simgrid " + fos));
+  EXPECT_EQ(fos_runs[2]["summary"]["time"], fos_runs[4]["summary"]["time"]);  // des and simgrid: the same logical platform
+#endif
+  for (const auto& r : fos_runs) {
+    const auto& s = r["summary"];
+    EXPECT_EQ(s["stop_reason"], "balanced") << r["scenario"]["engine"];
+    EXPECT_EQ(s["balanced"], true) << r["scenario"]["engine"];
+    EXPECT_NEAR(s["initial_total"].get<double>(), 400, 1e-9);
+    EXPECT_NEAR(s["final_total"].get<double>(), 400, 1e-9);
+    if (!s.contains("time")) continue;  // sync and rounds count rounds
+    EXPECT_GT(s["max_convergence_time"].get<double>(), 0) << r["scenario"]["engine"];
+    EXPECT_LE(s["max_convergence_time"].get<double>(), s["time"].get<double>()) << r["scenario"]["engine"];
+    EXPECT_GT(s["avg_convergence_time"].get<double>(), 0) << r["scenario"]["engine"];
+  }
   // A job strategy: totals count item weights, load_moved counts jobs moved, one balance rule
   // (every host within one job of its share), and it stops once balanced.
   const std::string dasud = "--set topology=ring:4 --set guest.graph=ring:40 --set algorithm=dasud --set output.final_load=true";

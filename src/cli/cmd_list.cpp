@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "nnlb/catalog/programs.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/model/topology.hpp"
@@ -25,6 +26,13 @@ Action add_list(CLI::App&) {
       for (const std::string& k : e.except) keys += ", not " + k;
       fmt::print("         time: {}{}; its own keys: {}\n", time_names[static_cast<int>(e.time)],
                  e.default_time_limit > 0 ? fmt::format(", stop.time default {:g} s", e.default_time_limit) : "", keys);
+      if (!e.programs_on.empty()) fmt::print("         node programs run on: {}\n", e.programs_on);
+    }
+    fmt::print("\nNode programs (chosen by agent and algorithm):\n");
+    for (const ProgramEntry& p : programs()) {
+      std::string keys;
+      for (const std::string& k : p.reads) keys += (keys.empty() ? "" : ", ") + k + (k.ends_with('.') ? "*" : "");
+      fmt::print("  {:<9} {}\n            reads: {}\n", p.name, p.summary, keys);
     }
     fmt::print("\nScenario keys (TOML tables or --set KEY=VALUE):\n");
     for (const auto& k : scenario_keys()) {

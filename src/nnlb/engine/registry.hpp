@@ -16,6 +16,7 @@
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/load_trace.hpp"
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/engine/core/run_rules.hpp"
 #include "nnlb/model/churn.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
@@ -67,6 +68,26 @@ struct EngineRun {
   std::uint32_t trace_step_tag = 0;
 };
 
+// What the run stops on, samples and records (the driver's part of it); `default_period`: the
+// sample period of a timed engine when the scenario sets none (0 for round engines).
+inline RunRules run_rules(const EngineRun& r, double default_period) {
+  RunRules o;
+  o.band = r.band;
+  o.stop.when_balanced = r.stop_when_balanced;
+  o.stop.graph_changes = r.churn != nullptr;
+  o.stop.spread = r.spread;
+  o.stop.stall = r.stall;
+  o.stop.on_detection = r.stop_on_detection;
+  o.stop.time_limit = r.time_limit;
+  o.stop.max_rounds = r.max_rounds;
+  o.sample_period = r.sample_period > 0 ? r.sample_period : default_period;
+  o.series_every = r.series_every;
+  o.load_history = r.record_load_history;
+  o.final_load = r.record_final_load;
+  o.faults = r.faults;
+  return o;
+}
+
 // How an engine counts time.
 enum class TimeModel { rounds, simulated_seconds, wall_seconds, time_units };
 
@@ -88,6 +109,7 @@ struct EngineEntry {
   std::string summary;
   TimeModel time = TimeModel::simulated_seconds;
   bool runs_programs = true;  // node programs through a Context (else its own loop over policies)
+  std::string programs_on;    // an engine of its own loop: the program engine that runs node programs for it
   bool items = false;         // items with identities, Context::execute
   std::uint32_t provides = 0; // Capability bits: what its Context offers node programs
   double default_time_limit = 1e4;

@@ -12,6 +12,7 @@
 #include "nnlb/programs/async_balancer.hpp"
 #include "nnlb/programs/iterative_application.hpp"
 #include "nnlb/programs/round_balancer.hpp"
+#include "nnlb/catalog/programs.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/sync/rounds_engine.hpp"
@@ -71,6 +72,10 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   o.stop.quiescent = s.boolean("stop.quiescent");
   require(!o.stop.imbalance || *o.stop.imbalance >= 0, s, "stop.imbalance", "must be >= 0");
   require(!o.stop.spread || *o.stop.spread >= 0, s, "stop.spread", "must be >= 0");
+  o.band = s.number("stop.band");
+  require(o.band > 0, s, "stop.band", "must be > 0");
+  // As the program engines: stop in the band under static load, unless the scenario names a target.
+  o.stop.when_balanced = o.workload.kind == Workload::Kind::fixed && !o.stop.imbalance && !o.stop.spread;
   o.seed = engine_seed;
   o.series_every = static_cast<std::uint64_t>(s.integer("output.series_every"));
   o.record_final_load = s.boolean("output.final_load");
@@ -190,20 +195,53 @@ bool program_reads(const Scenario& s, std::string_view key) {
   return is_task_algorithm(s.text("algorithm")) && key.starts_with("tasks.") && key != "tasks.latency" && key != "tasks.background";
 }
 
-// An engine-specific key (engine/registry.hpp) set away from its default for an engine that
-// does not honour it would be silently ignored, so it is an input error naming the engines that
-// do read it.
-void check_engine_keys(const Scenario& s) {
+// The program a scenario runs (catalog/programs.hpp): a task program, a job strategy, the
+// iterative application, the rounds program (asked for, or the default of the round engines), or
+// the asynchronous balancer.
+const ProgramEntry& running_program(const Scenario& s) {
+  const std::string agent = s.text("agent"), engine = s.text("engine");
+  const char* name = is_task_algorithm(s.text("algorithm"))                                ? "tasks"
+                     : is_job_strategy(s.text("algorithm"))                                ? "jobs"
+                     : agent == "iterative"                                                ? "iterative"
+                     : agent == "rounds" || (agent == "auto" && (engine == "rounds" || engine == "sync")) ? "rounds"
+                                                                                           : "async";
+  return *find_program(name);
+}
+
+// The engine that runs the scenario's program: the one it names, or the program engine that one
+// hands node programs to (sync's fast loop runs the policies, not the iterative application).
+const EngineEntry& running_engine(const Scenario& s) {
   const std::string engine = s.text("engine");
   const EngineEntry* chosen = find_engine(engine);
   if (chosen == nullptr) throw InputError(s.source(), "engine", "engine '" + engine + "' is not available");
+  if (!chosen->runs_programs && !chosen->programs_on.empty() && s.text("agent") == "iterative") return *find_engine(chosen->programs_on);
+  return *chosen;
+}
+
+// A key set away from its default would be silently ignored, so it is an input error naming
+// those that read it, when it is engine-specific (engine/registry.hpp) and the engine that runs
+// does not honour it, or when it is a program's (catalog/programs.hpp) and a node program that
+// does not read it runs.
+void check_engine_keys(const Scenario& s) {
+  const EngineEntry& engine = running_engine(s);
+  const ProgramEntry& program = running_program(s);
+  const std::string runs = engine.name == s.text("engine") ? "engine = \"" + engine.name + "\""
+                                                            : "engine = \"" + engine.name + "\" (which runs programs for " + s.text("engine") + ")";
   for (const auto& key : scenario_keys()) {
-    if (!engine_specific(key.name) || s.get(key.name) == key.default_value) continue;
-    if (chosen->honours_key(key.name) || program_reads(s, key.name)) continue;
-    std::string readers;
-    for (const EngineEntry& e : engines())
-      if (e.honours_key(key.name)) readers += (readers.empty() ? "" : ", ") + e.name;
-    throw InputError(s.source(), key.name, "is not honoured by engine = \"" + engine + "\" (engines that read it: " + readers + ")");
+    if (s.get(key.name) == key.default_value) continue;
+    if (engine_specific(key.name) && !engine.honours_key(key.name) && !program_reads(s, key.name)) {
+      std::string readers;
+      for (const EngineEntry& e : engines())
+        if (e.honours_key(key.name)) readers += (readers.empty() ? "" : ", ") + e.name;
+      throw InputError(s.source(), key.name, "is not honoured by " + runs + " (engines that read it: " + readers + ")");
+    }
+    if (engine.runs_programs && program_key(key.name) && !program.reads_key(key.name)) {
+      std::string readers;
+      for (const ProgramEntry& p : programs())
+        if (p.reads_key(key.name)) readers += (readers.empty() ? "" : ", ") + p.name;
+      throw InputError(s.source(), key.name, "is not read by the program that runs (" + program.name + ": " + program.summary +
+                                                 "; programs that read it: " + readers + ")");
+    }
   }
 }
 
@@ -502,8 +540,6 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
 
   const std::string engine = s.text("engine");
   const std::string agent = s.text("agent");
-  require(s.is_default("async.detection") || (!built.domain && !built.program && engine != "sync" && (agent == "async" || (agent == "auto" && engine != "rounds"))), s,
-          "async.detection", "applies only to the asynchronous balancer (agent = \"async\", or auto on des, mpi and simgrid)");
   if (built.domain) {
     if (engine == "p2p") {
       rec.result = run_jobs(s, prepared, seed);
@@ -578,7 +614,7 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
     if (r.sample_period == 0) r.sample_period = std::max(prepared.trace->end / 500, 1e-4);
   }
   if (r.sample_period == 0) r.sample_period = 10 * balancer.lb_period;
-  rec.result = run_engine(s, engine == "sync" ? "rounds" : engine, r);
+  rec.result = run_engine(s, running_engine(s).name, r);
   if (prepared.trace) rec.summary_extra = replay_summary(*prepared.trace, rec.result.summary);
   return rec;
 }

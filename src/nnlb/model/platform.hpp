@@ -31,6 +31,13 @@ struct Platform {
   double link_bandwidth(Slot s) const { return bandwidth.size() == 1 ? bandwidth[0] : bandwidth[s]; }
 };
 
+// Every one of `nodes` nodes' speed.
+inline std::vector<double> node_speeds(const Platform& platform, std::size_t nodes) {
+  std::vector<double> c(nodes);
+  for (std::size_t i = 0; i < nodes; ++i) c[i] = platform.node_speed(static_cast<NodeId>(i));
+  return c;
+}
+
 // Speeds from a spec: a number (all equal), uniform:LO,HI, or file:PATH (one per line).
 std::vector<double> make_speeds(std::string_view spec, NodeId nodes, std::uint64_t seed, const std::string& base_dir = {});
 

@@ -19,7 +19,9 @@
 #include "nnlb/engine/core/ledger.hpp"
 #include "nnlb/engine/core/node_context.hpp"
 #include "nnlb/engine/core/node_state.hpp"
+#include "nnlb/engine/core/node_times.hpp"
 #include "nnlb/engine/core/recorder.hpp"
+#include "nnlb/engine/core/stop_rules.hpp"
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/engine/core/tally.hpp"
 #include "nnlb/runtime/hosts.hpp"
@@ -48,6 +50,7 @@ struct NodeReport {
   double start_held = 0, start_added = 0;  // held, and added, when the program's start handler returned
   double moved = 0;        // load and item weight sent
   double busy = 0, last_completion = 0;
+  double idle = 0, band_entry = 0;  // its idle time and its last entry into the band (core/node_times.hpp)
   double finished_at = -1, detected_at = -1;  // -1: never
   std::uint64_t completed = 0, control_messages = 0, data_messages = 0;
 };
@@ -112,7 +115,7 @@ class MpiRun {
   MpiRun(const EngineRun& r, MPI_Comm comm)
       : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(checked(r, comm)),
         hosts_(gather_hosts(comm_)), node_(setup(r, comm_, hosts_)), rule_{r.band, load_grain(integer_, r.initial)},
-        recorder_(speed_shares(r.platform, g_.num_nodes())) {
+        recorder_(speed_shares(r.platform, g_.num_nodes())), rules_(run_rules(r, 0).stop) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     self_ = static_cast<NodeId>(rank_);
@@ -142,7 +145,8 @@ class MpiRun {
     MPI_Barrier(comm_);
     node_.start(MPI_Wtime());
     start_held_ = node_.state().held(), start_added_ = node_.added();  // the record's first state, as on every engine
-    StopReason reason = StopReason::quiet;
+    times_.reset(true, start_held_, rule_.within(start_held_, target_), 0.0);
+    std::optional<StopReason> reason;
     std::uint64_t previous[2] = {~0ull, ~0ull};
     bool wave = false;
     std::uint64_t mine[wave_counters] = {}, all[wave_counters] = {};
@@ -152,6 +156,10 @@ class MpiRun {
       if (node_.executing()) {
         run_kernel();
         did = true;
+      }
+      if (did) {  // idle and band times, as the driver keeps them on the simulators
+        const double held = node_.state().held();
+        times_.update(held, rule_.within(held, target_), node_.now());
       }
       if (!wave) {
         const Tally& tally = node_.tally();
@@ -170,33 +178,29 @@ class MpiRun {
       if (done) {
         wave = false;
         did = true;
-        if (all[past_limit] > 0) {
-          reason = StopReason::time;
-          break;
-        }
-        if (all[done_ranks] == static_cast<std::uint64_t>(size_)) {
-          reason = StopReason::finished;
-          break;
-        }
-        // "stalled": a balancer out of the band with nothing moving anywhere for stop.stall.
-        if (r_.stop_when_balanced && r_.stall > 0 && all[out_of_band] > 0 && all[moving] == 0) {
-          reason = StopReason::stalled;
-          break;
-        }
-        // Two waves in a row with every node in the band suggest a balanced state; a wave is no
-        // consistent cut, so the ranks freeze, receive everything in flight and check exactly.
+        // What a wave tells of the run, for the one stop rule (core/stop_rules.hpp). Two waves in a
+        // row with every node in the band suggest a balanced state; a wave is no consistent cut, so
+        // the ranks freeze, receive everything in flight and check exactly.
+        RunMoment m;
+        const LoadStats wave_stats;  // the wave carries no loads: no spread or imbalance target here
+        m.sample = &wave_stats;
+        m.next = all[past_limit] > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+        m.finished = all[done_ranks] == static_cast<std::uint64_t>(size_);
+        m.now = all[out_of_band] > 0 && all[moving] == 0 ? r_.stall : 0.0;  // every rank still for stop.stall
         balanced_waves_ = all[out_of_band] == 0 ? balanced_waves_ + 1 : 0;
-        if (r_.stop_when_balanced && balanced_waves_ == 2) {
+        bool frozen = false;
+        if (r_.stop_when_balanced && balanced_waves_ == 2 && all[past_limit] == 0 && !m.finished) {
           node_.drain();
-          if (balanced_when_frozen()) {
-            reason = StopReason::balanced;
-            break;
-          }
+          frozen = true;
+          m.balanced = balanced_when_frozen();
+        }
+        const bool quiet = all[active] == 0 && all[sent] == all[received];
+        m.quiet = quiet && previous[0] == all[sent] && previous[1] == all[received];
+        if ((reason = decide(rules_, m))) break;
+        if (frozen) {
           balanced_waves_ = 0;
           node_.renotify();  // resume: the program hears what came
         }
-        const bool quiet = all[active] == 0 && all[sent] == all[received];
-        if (quiet && previous[0] == all[sent] && previous[1] == all[received]) break;
         previous[0] = all[sent], previous[1] = all[received];
         if (all[tick] > ticks_) {
           ticks_ = all[tick];
@@ -209,7 +213,7 @@ class MpiRun {
     end_time_ = node_.now();
     node_.drain();
     reap_samples(true);
-    return result(reason);
+    return result(*reason);
   }
 
  private:
@@ -321,6 +325,7 @@ class MpiRun {
     mine.item_weight = own.item_weight;
     mine.start_held = start_held_, mine.start_added = start_added_;
     mine.added = node_.added(), mine.moved = tally.moved(), mine.busy = n.execution.busy;
+    mine.idle = times_.idle_until(end_time_), mine.band_entry = times_.band_entry;
     mine.last_completion = node_.completions().last;
     mine.finished_at = tally.finished_count() > 0 ? tally.finished_at() : -1;
     mine.detected_at = tally.detected_at().value_or(-1);
@@ -363,6 +368,9 @@ class MpiRun {
       all_finished = all_finished && n.finished_at >= 0;
       finished_last = std::max(finished_last, n.finished_at);
       if (n.detected_at >= 0 && (!sum.detected_at || n.detected_at < *sum.detected_at)) sum.detected_at = n.detected_at;
+      tm.avg_idle_time += n.idle;
+      tm.avg_convergence_time += n.band_entry;
+      tm.max_convergence_time = std::max(tm.max_convergence_time, n.band_entry);
       tm.control_messages += n.control_messages;
       tm.data_messages += n.data_messages;
       final_load[q] = n.held;
@@ -382,6 +390,7 @@ class MpiRun {
     close_summary(sum, reason, rule_.all_within(final_load, held_total, recorder_.shares()), st1, final_load, moved);
     if (all_finished) sum.finished_at = finished_last;
     if (work.completed > 0) sum.work = std::move(work);
+    average(tm, all.size());
     tm.time = end_time_;
     tm.events = tm.control_messages + tm.data_messages;
     tm.data_transferred = initial_total != 0 ? moved / initial_total : 0.0;
@@ -417,8 +426,10 @@ class MpiRun {
   int rank_ = 0, size_ = 1;
   NodeId self_ = 0;
   double end_time_ = 0, start_held_ = 0, start_added_ = 0, steps_per_second_ = 1e8;
+  NodeTimes times_;  // this rank's node
   const BalanceRule rule_;
   Recorder recorder_;           // rank 0: the series of the samples gathered (shares: speed_shares())
+  const StopRules rules_;
   RunResult series_;            // rank 0: those rows
   double share_ = 0;            // this node's share of the total (speed_shares(), or 1 / nodes)
   double target_ = 0;           // share_ x the total: the initial one, then the last frozen one

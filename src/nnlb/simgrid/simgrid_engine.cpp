@@ -15,15 +15,8 @@
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
 
-#include "nnlb/engine/core/balance.hpp"
-#include "nnlb/engine/core/ledger.hpp"
+#include "nnlb/engine/core/driver.hpp"
 #include "nnlb/engine/core/node_context.hpp"
-#include "nnlb/engine/core/node_state.hpp"
-#include "nnlb/engine/core/node_times.hpp"
-#include "nnlb/engine/core/recorder.hpp"
-#include "nnlb/engine/core/summary.hpp"
-#include "nnlb/engine/core/tally.hpp"
-#include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/simgrid/codec.hpp"
 #include "nnlb/simgrid/configured_engine.hpp"
 #include "nnlb/simgrid/hosts.hpp"
@@ -92,33 +85,34 @@ struct SgNode : NodeState {
   sg4::ExecPtr exec;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
   std::uint64_t timers_set = 0;
-  NodeTimes times;
 };
+
+// The speed of each node's host.
+std::vector<double> host_speeds(const Hosts& hosts, std::size_t nodes) {
+  std::vector<double> c;
+  for (std::size_t i = 0; i < nodes; ++i) c.push_back(hosts.of_node[i]->get_speed());
+  return c;
+}
 
 class SimgridRun {
  public:
   SimgridRun(const EngineRun& r, const Hosts& hosts)
-      : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), overdraft_(r.program.needs().overdraft),
-        serial_(r.simgrid.network == "serial"), lanes_(serial_ ? 1 : channel_count), rule_{r.band, load_grain(integer_, r.initial)},
-        period_(r.sample_period > 0 ? r.sample_period : 1e-2), recorder_({}), ctx_(*this) {
+      : r_(r), g_(r.topology.graph), overdraft_(r.program.needs().overdraft), serial_(r.simgrid.network == "serial"),
+        lanes_(serial_ ? 1 : channel_count),
+        driver_(run_rules(r, 1e-2), Clock::seconds, r.mode == LoadMode::integer, r.initial, host_speeds(hosts, g_.num_nodes()), r.seed),
+        ctx_(*this) {
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = r.program.notifies(static_cast<Channel>(c));
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) platform_.speed.push_back(hosts.of_node[i]->get_speed());
-    recorder_ = Recorder(speed_shares(platform_, g_.num_nodes()));
-    relative_ = !recorder_.shares().empty();
-    for (double c : platform_.speed) speed_sum_ += c;
-    nodes_.resize(g_.num_nodes());
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) ledger_.open(nodes_[i], r.initial, i);
     const bool colored = usable_coloring(r.program, r.coloring, g_.num_slots());
     boxes_.resize(g_.num_slots());
     for (Slot s = 0; s < g_.num_slots(); ++s)
       for (std::size_t l = 0; l < lanes_; ++l) boxes_[s][l] = sg4::Mailbox::by_name(std::to_string(s) + (l == 0 ? "c" : "d"));
     for (NodeId i = 0; i < g_.num_nodes(); ++i) {
-      SgNode& n = nodes_[i];
+      SgNode& n = driver_.node(i);
       n.host = hosts.of_node[i];
       for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
         const NodeId j = g_.target(s);
-        n.info.push_back({j, g_.degree(j), platform_.speed[j], hosts.latency[s], hosts.bandwidth[s],
-                          colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1, nodes_[j].held()});
+        n.info.push_back({j, g_.degree(j), driver_.speed(j), hosts.latency[s], hosts.bandwidth[s],
+                          colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1, driver_.node(j).held()});
         OutPort& o = n.out.emplace_back();
         o.box = boxes_[s];
         o.back = static_cast<Port>(g_.reverse(s) - g_.first_slot(j));
@@ -126,52 +120,57 @@ class SimgridRun {
       }
       n.in.resize(n.out.size());
     }
-    rngs_.reserve(g_.num_nodes());
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) rngs_.emplace_back(r.seed, i);
   }
 
   RunResult run() {
-    reset_band(0.0, true);
     std::vector<sg4::ActorPtr> actors;
-    for (NodeId i = 0; i < nodes_.size(); ++i)
-      actors.push_back(sg4::Actor::create("node-" + std::to_string(i), nodes_[i].host, [this, i] { guarded([&] { node(i); }); }));
-    sg4::Actor::create("monitor", nodes_[0].host, [this] { guarded([&] { monitor(); }); });
+    for (NodeId i = 0; i < g_.num_nodes(); ++i)
+      actors.push_back(sg4::Actor::create("node-" + std::to_string(i), driver_.node(i).host, [this, i] { guarded([&] { node(i); }); }));
+    sg4::Actor::create("monitor", driver_.node(0).host, [this] { guarded([&] { monitor(); }); });
     for (Slot s = 0; s < g_.num_slots(); ++s)
       for (std::size_t l = 0; l < lanes_; ++l) boxes_[s][l]->set_receiver(actors[g_.target(s)]);
     sg4::Engine::get_instance()->run();
     release();
     if (error_) std::rethrow_exception(error_);
-    if (!reason_) reason_ = StopReason::quiet, stop_time_ = sg4::Engine::get_clock();
-    const LoadStats last = sample(result_, true);
-    finish(*reason_, last);
-    return std::move(result_);
+    if (!reason_) throw std::logic_error("engine simgrid: the simulation ended without a stop");
+    RunResult r = driver_.close(*this, *reason_);
+    r.engine_info = {{"simgrid_version", simgrid_version()}, {"simgrid.network", r_.simgrid.network},
+                     {"platform", r_.platform.hosts_file.empty() ? "logical" : r_.platform.hosts_file}};
+    for (const std::string& setting : network_settings()) {
+      const auto colon = setting.find(':');
+      r.engine_info[setting.substr(0, colon)] = setting.substr(colon + 1);
+    }
+    return r;
+  }
+
+  // --- what the driver sees ------------------------------------------------------------------
+
+  Driver<SgNode>& driver() { return driver_; }
+  double now() const { return halted_ ? stop_time_ : sg4::Engine::get_clock(); }
+  std::uint64_t events() const { return events_; }
+  // No timer, no item in hand, no message of a notifying channel on its way (messages of a silent
+  // channel wake no one).
+  bool quiet() const { return timers_ == 0 && executing_ == 0 && notifying_in_flight_ == 0; }
+  // Every message not yet taken: queued, on its way or in a mailbox.
+  void count_in_flight(Ledger::Count& c) const {
+    for (const Wire& w : wires_)
+      if (w.units > 0) c.in_flight(w.msg.load, w.items);
   }
 
   // --- the Context of the bound node ---------------------------------------------------------
 
-  double now() const { return reason_ ? stop_time_ : sg4::Engine::get_clock(); }
-  double speed(NodeId i) const { return platform_.speed[i]; }
-  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(nodes_[i].out.size()); }
-  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return nodes_[i].info; }
-  Rng& rng(NodeId i) { return rngs_[i]; }
-  bool integer_load() const { return integer_; }
-  double load(NodeId i) const { return nodes_[i].load; }
-  std::span<const Item> items(NodeId i) const { return nodes_[i].items; }
+  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(driver_.node(i).out.size()); }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return driver_.node(i).info; }
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             const Cargo& cargo) {
-    SgNode& n = nodes_[i];
-    std::vector<Item> carried = take_cargo(n, i, p, degree(i), cargo, overdraft_);
+    SgNode& n = driver_.node(i);
+    std::vector<Item> carried = driver_.send(i, p, degree(i), channel, cargo, now(), overdraft_);
     for (const Item& it : carried) bytes += it.bytes;
-    tally_.sent(channel, now(), cargo.load, carried);
-    double load = cargo.load;
-    int copies = 1;
-    if (r_.faults.any() && (load > 0 || !carried.empty())) {  // every k-th carrying message (FaultInjection)
-      const std::uint64_t k = ++carrying_sent_;
-      if (FaultInjection::hits(r_.faults.drop_every, k)) return;
-      if (FaultInjection::hits(r_.faults.corrupt_every, k)) load *= 1 + 1e-6;
-      if (FaultInjection::hits(r_.faults.duplicate_every, k)) copies = 2;
-    }
+    const Fault fault = driver_.fault(cargo.load, !carried.empty());
+    if (fault.lost) return;
+    const double load = cargo.load * fault.factor;
+    const int copies = fault.copies;
     // SimGrid hands a message of 0 bytes still paying its latency to a get posted after it was
     // sent (CommImpl::irecv, 3.32): every message is at least one unit.
     const double units = std::max(1.0, std::round(bytes * units_per_byte));
@@ -188,7 +187,7 @@ class SimgridRun {
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    SgNode& n = nodes_[i];
+    SgNode& n = driver_.node(i);
     auto& box = n.mailbox[static_cast<std::size_t>(channel)];
     taken_.clear();
     taken_items_.clear();
@@ -204,28 +203,17 @@ class SimgridRun {
   std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
 
   void set_timer(NodeId i, double delay, std::uint32_t tag) {
-    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
-    SgNode& n = nodes_[i];
+    SgNode& n = driver_.node(i);
     n.timers.push({now() + delay, n.timers_set++, tag});
     ++timers_;
   }
 
-  void add_load(NodeId i, std::size_t, double delta) {
-    own_load(nodes_[i], i, delta, integer_);
-    ledger_.add(delta);
-  }
-
   void execute(NodeId i, ItemId item, std::uint32_t tag) {
-    SgNode& n = nodes_[i];
-    n.execution.begin(n, item, tag, now(), work_seconds(n, item, speed(i)), i);
+    SgNode& n = driver_.node(i);
+    driver_.execute(i, item, tag, now(), work_seconds(n, item, driver_.speed(i)));
     n.to_execute = true;
     ++executing_;
-    executed_any_ = true;
   }
-
-  void note(std::string_view name, double value) { tally_.note(name, value); }
-  void detected(NodeId) { tally_.detected(now()); }
-  void finished(NodeId) { tally_.finished(now()); }
 
  private:
   // --- the actors ------------------------------------------------------------------------------
@@ -240,19 +228,19 @@ class SimgridRun {
       throw;
     } catch (...) {
       error_ = std::current_exception();
-      stop(StopReason::time);
+      halt();
     }
   }
 
   // Node i's actor: its program's start, then every event of the node, one at a time.
   void node(NodeId i) {
-    SgNode& n = nodes_[i];
+    SgNode& n = driver_.node(i);
     n.waiting.resize(n.in.size() * lanes_);
     for (Port p = 0; p < n.in.size(); ++p)
       for (std::size_t l = 0; l < lanes_; ++l) receive(i, p, l);
     n.agent = r_.program.make_agent(i);
     call(i, [&](Agent& a) { a.start(ctx_); });
-    if (++started_ == nodes_.size()) open_summary(result_.summary, sample(result_, true), current_total());
+    if (++started_ == g_.num_nodes()) driver_.start(*this);
     if (!carry_on(i, now())) return;
     const std::size_t gets = n.in.size() * lanes_;
     while (true) {
@@ -274,29 +262,30 @@ class SimgridRun {
     }
   }
 
-  // The series, the spread and the stall at every sample; the time limit.
+  // The driver's clock: it sleeps until the driver asks to be woken, or stops at the time limit.
   void monitor() {
-    for (double next = period_;; next += period_) {
-      if (next > r_.time_limit) {
-        sg4::this_actor::sleep_until(r_.time_limit);
-        return stop(StopReason::time);
+    while (started_ < g_.num_nodes()) sg4::this_actor::yield();
+    while (true) {
+      const double wake = driver_.next_wake();
+      if (const auto reason = driver_.after(*this, wake)) {
+        sg4::this_actor::sleep_until(std::min(wake, driver_.time_limit()));
+        return stop(*reason);
       }
-      sg4::this_actor::sleep_until(next);
-      const LoadStats st = sample(result_, r_.series_every > 0);
-      if (r_.spread && st.max - st.min <= *r_.spread) return stop(StopReason::spread);
-      if (r_.stop_when_balanced && r_.stall > 0 && in_band_ != nodes_.size() && now() - tally_.last_move() >= r_.stall)
-        return stop(StopReason::stalled);
+      sg4::this_actor::sleep_until(wake);
+      driver_.wake(*this);
+      if (const auto reason = driver_.after(*this)) return stop(*reason);
     }
   }
 
   // After an event of node i: the stop rules, else what its handler asked of SimGrid (messages
   // and timers due by `due`). False once the run stopped.
   bool carry_on(NodeId i, double due) {
-    if (const auto reason = stop_now()) {
-      stop(*reason);
-      return false;
-    }
-    SgNode& n = nodes_[i];
+    if (started_ == g_.num_nodes())
+      if (const auto reason = driver_.after(*this)) {
+        stop(*reason);
+        return false;
+      }
+    SgNode& n = driver_.node(i);
     for (Wire* w : n.to_send) {
       if (serial_) n.out[w->out].queued.push_back(w), ++n.queued;
       else put(n, w);
@@ -313,20 +302,14 @@ class SimgridRun {
     return true;
   }
 
-  // The stop rules checked after every event, once every node has started (the spread and the
-  // stall at each sample, the time limit by the monitor).
-  std::optional<StopReason> stop_now() const {
-    if (started_ < nodes_.size()) return std::nullopt;
-    if (r_.stop_when_balanced && in_band_ == nodes_.size()) return StopReason::balanced;
-    if (r_.stop_on_detection && tally_.detected()) return StopReason::detected;
-    if (tally_.finished_count() >= nodes_.size()) return StopReason::finished;
-    if (timers_ == 0 && executing_ == 0 && notifying_in_flight_ == 0) return StopReason::quiet;  // messages of a silent channel wake no one
-    return std::nullopt;
-  }
-
+  // The driver named a reason (the first one counts), or an error ended the run: the clock stops.
   void stop(StopReason reason) {
-    if (reason_) return;
-    reason_ = reason;
+    if (!halted_) reason_ = reason;
+    halt();
+  }
+  void halt() {
+    if (halted_) return;
+    halted_ = true;
     stop_time_ = sg4::Engine::get_clock();
     sg4::Actor::kill_all();
   }
@@ -365,7 +348,7 @@ class SimgridRun {
   }
 
   void receive(NodeId i, Port p, std::size_t lane) {
-    SgNode& n = nodes_[i];
+    SgNode& n = driver_.node(i);
     InPort& in = n.in[p];
     in.get[lane] = incoming(i, p)[lane]->get_async<Wire>(&in.got[lane]);
     n.waiting[p * lanes_ + lane] = in.get[lane];
@@ -386,7 +369,7 @@ class SimgridRun {
   }
 
   void fire_timer(NodeId i, double due) {
-    SgNode& n = nodes_[i];
+    SgNode& n = driver_.node(i);
     if (n.timers.empty() || n.timers.top().at > due) return;  // woken to transmit
     const std::uint32_t tag = n.timers.top().tag;
     n.timers.pop();
@@ -395,7 +378,7 @@ class SimgridRun {
   }
 
   void arrive(NodeId i, Port p, std::size_t lane) {
-    SgNode& n = nodes_[i];
+    SgNode& n = driver_.node(i);
     Wire* w = n.in[p].got[lane];
     const auto c = static_cast<std::size_t>(w->channel);
     n.mailbox[c].push_back(w);
@@ -406,20 +389,18 @@ class SimgridRun {
   }
 
   void executed(NodeId i) {
-    SgNode& n = nodes_[i];
+    SgNode& n = driver_.node(i);
     n.waiting.erase(n.waiting.begin() + static_cast<std::ptrdiff_t>(n.in.size() * lanes_));
     n.exec = nullptr;
     --executing_;
-    completions_.complete(n.execution, now());
+    driver_.complete(i, now());
     call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
   }
 
-  // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
+  // Runs a handler of node i's agent (the driver then updates its idle and band bookkeeping).
   template <class F>
   void call(NodeId i, F&& handler) {
-    if (!ctx_.handle(i, nodes_[i], handler)) return;
-    const double held = nodes_[i].held();
-    in_band_ += nodes_[i].times.update(held, rule_.within(held, target(i)), now());
+    driver_.handle(ctx_, i, handler, now());
   }
 
   Wire* new_wire() {
@@ -437,7 +418,8 @@ class SimgridRun {
 
   // SimGrid's handles go before the engine: comms and executions still under way are cancelled.
   void release() {
-    for (SgNode& n : nodes_) {
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
+      SgNode& n = driver_.node(i);
       for (InPort& in : n.in)
         for (sg4::CommPtr& get : in.get)
           if (get && get->get_state() == sg4::Activity::State::STARTED) get->cancel();
@@ -448,106 +430,25 @@ class SimgridRun {
     }
   }
 
-  // --- metrics ---------------------------------------------------------------------------------
-
-  double current_total() const { return ledger_.current_total(completions_.weight); }
-  // What node i holds when balanced: the mean, or its share relative to speed.
-  double target(NodeId i) const {
-    return relative_ ? current_total() * speed(i) / speed_sum_ : current_total() / static_cast<double>(nodes_.size());
-  }
-
-  void reset_band(double t, bool initial) {
-    in_band_ = 0;
-    for (NodeId i = 0; i < nodes_.size(); ++i) {
-      const bool band = rule_.within(nodes_[i].held(), target(i));
-      nodes_[i].times.reset(initial, nodes_[i].held(), band, t);
-      in_band_ += band;
-    }
-  }
-
-  // Checks conservation from the nodes and the wires; records the sample.
-  LoadStats sample(RunResult& r, bool keep) {
-    ++samples_;
-    std::vector<double> w;
-    w.reserve(nodes_.size());
-    for (const SgNode& n : nodes_) w.push_back(n.held());
-    check(r.summary);
-    const LoadStats st = recorder_.sample(r, {samples_, 0, now()}, w, tally_.moved(), keep);
-    if (r_.record_load_history) Recorder::history(r, now(), std::move(w));
-    return st;
-  }
-
-  // Recount: what the nodes hold and have in hand, what they completed, and every message not yet
-  // taken (queued, on its way or in a mailbox).
-  void check(RunSummary& sum) {
-    Ledger::Count c;
-    for (const SgNode& n : nodes_) c.node(n, n.execution);
-    c.completed(completions_);
-    for (const Wire& w : wires_)
-      if (w.units > 0) c.in_flight(w.msg.load, w.items);
-    sum.final_total = c.total();
-    sum.max_conservation_error = std::max(sum.max_conservation_error, ledger_.check(std::move(c), integer_, "t = " + std::to_string(now())));
-  }
-
-  void finish(StopReason reason, const LoadStats& st) {
-    RunSummary& sum = result_.summary;
-    std::vector<double> held;
-    for (const SgNode& n : nodes_) held.push_back(n.held());
-    close_summary(sum, reason, rule_.all_within(held, current_total(), recorder_.shares()), st, held, tally_.moved());
-    tally_.close(sum, nodes_.size());
-    if (executed_any_) {
-      std::vector<double> busy;
-      for (const SgNode& n : nodes_) busy.push_back(n.execution.busy);
-      sum.work = completions_.metrics(std::move(busy));
-    }
-    TimeMetrics tm;
-    tm.time = now();
-    for (const SgNode& n : nodes_) accumulate(tm, n.times, now());
-    average(tm, nodes_.size());
-    tm.data_transferred = sum.initial_total != 0 ? tally_.moved() / sum.initial_total : 0.0;
-    tally_.close(tm);
-    tm.events = events_;
-    sum.timing = tm;
-    if (r_.record_final_load) result_.final_load = std::move(held);
-    result_.engine_info = {{"simgrid_version", simgrid_version()}, {"simgrid.network", r_.simgrid.network},
-                           {"platform", r_.platform.hosts_file.empty() ? "logical" : r_.platform.hosts_file}};
-    for (const std::string& setting : network_settings()) {
-      const auto colon = setting.find(':');
-      result_.engine_info[setting.substr(0, colon)] = setting.substr(colon + 1);
-    }
-  }
-
   const EngineRun& r_;
   const Graph& g_;
-  const bool integer_, overdraft_, serial_;
+  const bool overdraft_, serial_;
   // Mailboxes per link direction: serial links transmit one message at a time, so their messages
   // arrive in the order they were sent whatever their channel and one mailbox keeps that order;
   // with bandwidth sharing each channel has its own (a small control message may overtake data).
   const std::size_t lanes_;
-  const BalanceRule rule_;
-  const double period_;
-  Platform platform_;  // the hosts' speeds
-  Recorder recorder_;
-  bool relative_ = false;
-  double speed_sum_ = 0;
+  Driver<SgNode> driver_;
   bool notify_[channel_count] = {};
-  std::vector<SgNode> nodes_;
   std::vector<std::array<sg4::Mailbox*, channel_count>> boxes_;  // per slot
-  std::vector<Rng> rngs_;
   std::deque<Wire> wires_;  // every message ever sent, reused once taken (units > 0: live)
   std::vector<Wire*> free_;
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
-  Ledger ledger_;
-  Tally tally_;
-  Completions completions_;
   NodeContext<SimgridRun> ctx_;
-  RunResult result_;
-  std::size_t started_ = 0, in_band_ = 0;
-  std::uint64_t timers_ = 0, executing_ = 0, notifying_in_flight_ = 0;
-  std::uint64_t carrying_sent_ = 0, samples_ = 0, events_ = 0;
-  bool executed_any_ = false;
+  std::size_t started_ = 0;
+  std::uint64_t timers_ = 0, executing_ = 0, notifying_in_flight_ = 0, events_ = 0;
   std::optional<StopReason> reason_;
+  bool halted_ = false;
   double stop_time_ = 0;
   std::exception_ptr error_;
 };

@@ -8,25 +8,20 @@
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
 #include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/driver.hpp"
 #include "nnlb/engine/core/hand_over.hpp"
-#include "nnlb/engine/core/ledger.hpp"
+#include "nnlb/engine/core/neighbors.hpp"
 #include "nnlb/engine/core/node_context.hpp"
-#include "nnlb/engine/core/node_state.hpp"
-#include "nnlb/engine/core/node_times.hpp"
-#include "nnlb/engine/core/recorder.hpp"
-#include "nnlb/engine/core/summary.hpp"
-#include "nnlb/engine/core/tally.hpp"
 #include "nnlb/engine/core/trace_replay.hpp"
 #include "nnlb/model/platform.hpp"
-#include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 
 namespace nnlb {
 
 namespace {
 
-// Event kinds; timers encode their tag as first_timer + tag.
-enum EventKind : std::uint32_t { sample_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
+// Event kinds; timers encode their tag as first_timer + tag. The driver's wake-up is an event too.
+enum EventKind : std::uint32_t { wake_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
 
 // The sending end of a link: the wire towards the peer and the peer's port of the link. 32
 // bytes, read on every send.
@@ -82,74 +77,67 @@ struct Mailboxes {
   void put(const Wire& w) { box[static_cast<std::size_t>(w.channel)].push_back(w); }
 };
 
-// The core's node, with this engine's links and timings of it.
+// The core's node, with this engine's links.
 struct DesNode : NodeState {
   Ports ports;
-  bool alive = true;
-  NodeTimes times;
   // The event sequence number when this node started: a timer or an item's end set by an earlier
   // node of the same id (one that left) is older and never reaches this one.
   std::uint64_t born = 0;
 };
 
+// What the driver reads of the options.
+RunRules rules_of(const DesOptions& o) {
+  RunRules r;
+  r.band = o.band;
+  r.stop.when_balanced = o.stop_when_balanced;
+  r.stop.graph_changes = o.churn != nullptr;
+  r.stop.spread = o.spread;
+  r.stop.stall = o.stall;
+  r.stop.on_detection = o.stop_on_detection;
+  r.stop.time_limit = o.time_limit;
+  r.sample_period = o.sample_period;
+  r.series_every = o.record_series ? 1 : 0;
+  r.load_history = o.record_load_history;
+  r.final_load = o.record_final_load;
+  r.faults = o.faults;
+  return r;
+}
+
 class DesRun {
  public:
   DesRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
          const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
-      : program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
-        overdraft_(program.needs().overdraft), dynamic_(!changes.empty() || opt.churn != nullptr),
-        faulty_(opt.faults.any()), changes_(changes), rule_{opt.band, load_grain(mode == LoadMode::integer, initial)},
-        recorder_({}), ctx_(*this) {
+      : program_(program), platform_(platform), opt_(opt), overdraft_(program.needs().overdraft),
+        dynamic_(!changes.empty() || opt.churn != nullptr), changes_(changes),
+        driver_(rules_of(opt), Clock::seconds, mode == LoadMode::integer, initial, node_speeds(platform, topo.graph.num_nodes()), opt.seed),
+        ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
-    nodes_.resize(g.num_nodes());
     mailboxes_.resize(g.num_nodes());
-    for (NodeId i = 0; i < g.num_nodes(); ++i) ledger_.open(nodes_[i], initial, i);
     const bool colored = usable_coloring(program, coloring, g.num_slots());
     for (NodeId i = 0; i < g.num_nodes(); ++i)
       for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
         const NodeId j = g.target(s);
-        const NeighborInfo info{j,
-                                g.degree(j),
-                                platform.node_speed(j),
-                                platform.link_latency(s),
-                                platform.link_bandwidth(s),
-                                colored ? static_cast<std::int32_t>(coloring->slot_color[s]) : -1,
-                                nodes_[j].held()};
-        nodes_[i].ports.push_back(info, static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0);
+        driver_.node(i).ports.push_back(neighbor_info(g, s, platform, colored ? coloring : nullptr, driver_.node(j).held()),
+                                        static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0);
       }
-    rngs_.reserve(g.num_nodes());
-    for (NodeId i = 0; i < g.num_nodes(); ++i) rngs_.emplace_back(opt.seed, i);
-    alive_ = g.num_nodes();
-    relative_ = !speed_shares(platform, g.num_nodes()).empty();
-    for (NodeId i = 0; i < g.num_nodes(); ++i) live_speed_ += speed(i);
     for (std::size_t k = 0; k < changes_.size(); ++k) {
       if (k > 0 && changes_[k].time < changes_[k - 1].time) throw InputError({}, "changes", "graph changes must be in time order");
     }
   }
 
   RunResult run() {
-    RunResult r;
-    refresh_band(0.0, true);
-    for (NodeId i = 0; i < nodes_.size(); ++i) {
-      nodes_[i].agent = program_.make_agent(i);
-      call(i, [&](Agent& a) { a.start(ctx_); });
-    }
-    open_summary(r.summary, sample(r, true), current_total());
-    queue_.push(opt_.sample_period, sample_event, 0);
+    driver_.start_agents(program_, ctx_, now_);
+    driver_.start(*this);
+    queue_.push(driver_.next_wake(), wake_event, 0);
     if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
     if (opt_.churn) queue_.push(1.0, churn_event, 1);
     if (opt_.trace) {
-      replayed_.resize(nodes_.size());
+      replayed_.resize(driver_.size());
       if (!opt_.trace->actions.empty()) queue_.push(opt_.trace->actions[0].time, trace_event, 0);
     }
-    StopReason reason = StopReason::time;
     while (true) {
-      if (const auto stop = stop_now()) {
-        reason = *stop;
-        break;
-      }
-      if (queue_.next_time() > opt_.time_limit) break;
+      if (const auto stop = driver_.after(*this, queue_.next_time())) return finish(*stop);
       const Event e = queue_.pop();
       now_ = e.time;
       ++events_;
@@ -165,67 +153,57 @@ class DesRun {
       } else if (e.kind == churn_event) {
         for (const GraphChange& c : opt_.churn->step(e.target)) apply(c);
         if (opt_.churn->more()) queue_.push(e.target + 1.0, churn_event, e.target + 1);
-      } else if (e.kind == sample_event) {
-        const LoadStats st = sample(r, opt_.record_series);
-        if (opt_.spread && st.max - st.min <= *opt_.spread) {
-          reason = StopReason::spread;
-          break;
-        }
-        if (opt_.stop_when_balanced && opt_.stall > 0 && in_band_ != alive_ && now_ - tally_.last_move() >= opt_.stall) {
-          reason = StopReason::stalled;
-          break;
-        }
-        queue_.push(now_ + opt_.sample_period, sample_event, 0);
+      } else if (e.kind == wake_event) {
+        driver_.wake(*this);
+        queue_.push(driver_.next_wake(), wake_event, 0);
       } else {
         apply_change(e.target);
         next_change_ = e.target + 1;
         if (next_change_ < changes_.size()) queue_.push(changes_[next_change_].time, change_event, next_change_);
       }
     }
-    if (reason == StopReason::time) now_ = std::min(now_, opt_.time_limit);
-    const LoadStats last = sample(r, true);
-    finish(r, reason, last);
-    return r;
   }
 
-  // The stop rules checked before each event (the spread and the stall at each sample).
-  std::optional<StopReason> stop_now() const {
-    if (opt_.stop_when_balanced && !opt_.churn && in_band_ == alive_) return StopReason::balanced;
-    if (opt_.stop_on_detection && tally_.detected()) return StopReason::detected;
-    if (tally_.finished_count() >= alive_) return StopReason::finished;
-    if (queue_.size() == 1 && next_change_ == changes_.size()) return StopReason::quiet;  // only the sampling is left
-    return std::nullopt;
+  // --- what the driver sees ------------------------------------------------------------------
+
+  Driver<DesNode>& driver() { return driver_; }
+  double now() const { return now_; }
+  std::uint64_t events() const { return events_; }
+  // Nothing left to happen: the driver's wake-up is the only event, and no listed change is due.
+  bool quiet() const { return queue_.size() == 1 && next_change_ == changes_.size(); }
+  // Every message on a live wire or in a mailbox (delivered or not).
+  void count_in_flight(Ledger::Count& c) const {
+    auto on_wire = [&](const Wire& w) {
+      c.in_flight(w.msg.load, w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{});
+    };
+    for (std::size_t m = 0; m < wires_.size(); ++m)
+      if (live_[m]) on_wire(wires_[m]);
+    for (const Mailboxes& m : mailboxes_)
+      for (const auto& box : m.box)
+        for (const Wire& w : box) on_wire(w);
   }
 
   // --- the Context of the bound node ---------------------------------------------------------
 
-  double now() const { return now_; }
-  // A node that joins with a new id computes at node 0's speed.
-  double speed(NodeId i) const { return i < platform_.speed.size() ? platform_.speed[i] : platform_.speed[0]; }
-  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(nodes_[i].ports.size()); }
-  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return nodes_[i].ports.info; }
-  Rng& rng(NodeId i) { return rngs_[i]; }
-  bool integer_load() const { return integer_; }
-  double load(NodeId i) const { return nodes_[i].load; }
-  std::span<const Item> items(NodeId i) const { return nodes_[i].items; }
+  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(driver_.node(i).ports.size()); }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return driver_.node(i).ports.info; }
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double bytes, const Cargo& cargo) {
-    DesNode& n = nodes_[i];
-    const std::vector<Item> carried = take_cargo(n, i, p, n.ports.size(), cargo, overdraft_);
+    const std::vector<Item> carried = driver_.send(i, p, degree(i), channel, cargo, now_, overdraft_);
     for (const Item& it : carried) bytes += it.bytes;
     ship(i, p, channel, tag, value, bytes, cargo.load, carried);
   }
 
   void send_each(NodeId i, std::size_t, Channel channel, std::uint32_t tag, std::span<const std::array<double, 3>> values,
                  double bytes) {
-    if (values.size() != nodes_[i].ports.size()) [[unlikely]]
+    if (values.size() != degree(i)) [[unlikely]]
       throw std::logic_error("send_each of node " + std::to_string(i) + " gives " + std::to_string(values.size()) +
-                             " messages for " + std::to_string(nodes_[i].ports.size()) + " neighbours");
+                             " messages for " + std::to_string(degree(i)) + " neighbours");
     // ship() without cargo: no load to count, no fault to inject.
-    tally_.sent_plain(channel, values.size());
+    driver_.tally().sent_plain(channel, values.size());
     const bool own_lane = opt_.separate_control && channel == Channel::control;
-    Ports& ports = nodes_[i].ports;
+    Ports& ports = driver_.node(i).ports;
     for (Port p = 0; p < values.size(); ++p) {
       const OutLink& link = ports.out[p];
       post(link.to, {Message{link.back, i, tag, 0, 0.0, values[p]}, ports.deliver(p, now_, bytes, own_lane), no_items, channel});
@@ -237,7 +215,7 @@ class DesRun {
     auto& box = mailboxes_[i].box[c];
     taken_items_.clear();
     if (taken_.size() < box.size()) taken_.resize(box.size());
-    DesNode& n = nodes_[i];
+    DesNode& n = driver_.node(i);
     std::size_t kept = 0, got = 0;
     for (std::size_t k = 0; k < box.size(); ++k) {
       Wire& w = box[k];
@@ -263,62 +241,51 @@ class DesRun {
   std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
 
   void set_timer(NodeId i, double delay, std::uint32_t tag) {
-    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
     queue_.push(now_ + delay, first_timer + tag, i);
   }
 
-  void add_load(NodeId i, std::size_t, double delta) {
-    own_load(nodes_[i], i, delta, integer_);
-    ledger_.add(delta);
-  }
-
   void execute(NodeId i, ItemId item, std::uint32_t tag) {
-    DesNode& n = nodes_[i];
-    const double seconds = work_seconds(n, item, speed(i));
-    n.execution.begin(n, item, tag, now_, platform_.background.finish(i, now_, seconds) - now_, i);
-    executing_ = true;
+    DesNode& n = driver_.node(i);
+    const double seconds = work_seconds(n, item, driver_.speed(i));
+    driver_.execute(i, item, tag, now_, platform_.background.finish(i, now_, seconds) - now_);
     queue_.push(n.execution.ends, executed_event, i);
   }
 
-  void note(std::string_view name, double value) { tally_.note(name, value); }
-  void detected(NodeId) { tally_.detected(now_); }
-  void finished(NodeId) { tally_.finished(now_); }
-
  private:
   // Whether a timer or an item's end is for the node now holding its target id.
-  bool mine(const Event& e) const { return nodes_[e.target].alive && e.seq >= nodes_[e.target].born; }
+  bool mine(const Event& e) const { return driver_.alive(e.target) && e.seq >= driver_.node(e.target).born; }
 
   // Node i's item in hand is done: complete it, then its program hears.
   void executed(NodeId i) {
-    DesNode& n = nodes_[i];
-    if (!n.alive || !n.execution.item || n.execution.ends != now_) return;  // it left meanwhile
-    completions_.complete(n.execution, now_);
+    DesNode& n = driver_.node(i);
+    if (!driver_.alive(i) || !n.execution.item || n.execution.ends != now_) return;  // it left meanwhile
+    driver_.complete(i, now_);
     call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
   }
 
-  // Runs a handler of node i's agent, then updates its idle and band bookkeeping once.
+  // Runs a handler of node i's agent (the driver then updates its idle and band bookkeeping).
   template <class F>
   void call(NodeId i, F&& handler) {
-    if (ctx_.handle(i, nodes_[i], handler)) settle(i);
+    driver_.handle(ctx_, i, handler, now_);
   }
 
-  // Puts a message from node i on the wire of port p; its load and items have left the node.
+  // Puts a message from node i on the wire of port p; its load and items have left the node
+  // (and were counted).
   [[gnu::always_inline]] void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
                                    double bytes, double load, std::span<const Item> items) {
-    tally_.sent(channel, now_, load, items);
-    if (faulty_ && (load > 0 || !items.empty())) [[unlikely]] {
+    if (driver_.faulty() && (load > 0 || !items.empty())) [[unlikely]] {
       ship_faulty(i, p, channel, tag, value, bytes, load, items);
       return;
     }
     post(out_of(i, p), wire(i, p, channel, tag, value, bytes, load, items));
   }
 
-  NodeId out_of(NodeId i, Port p) const { return nodes_[i].ports.out[p].to; }
+  NodeId out_of(NodeId i, Port p) const { return driver_.node(i).ports.out[p].to; }
 
   // The message record of a send, on the wire of port p from now on.
   [[gnu::always_inline]] Wire wire(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             double load, std::span<const Item> items) {
-    Ports& out = nodes_[i].ports;
+    Ports& out = driver_.node(i).ports;
     const double arrival = out.deliver(p, now_, bytes, opt_.separate_control && channel == Channel::control);
     return {Message{out.out[p].back, i, tag, static_cast<std::uint32_t>(items.size()), load, value}, arrival,
             items.empty() ? no_items : store_items(items), channel};
@@ -337,15 +304,14 @@ class DesRun {
     queue_.push(w.arrival, arrival_event, m);
   }
 
-  // Every k-th load-carrying message is lost, altered or sent twice (FaultInjection).
+  // The driver's fault for a load-carrying message: lost, altered or sent twice (FaultInjection).
   [[gnu::noinline]] void ship_faulty(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
                    double load, std::span<const Item> items) {
-    const std::uint64_t k = ++carrying_sent_;
-    if (FaultInjection::hits(opt_.faults.drop_every, k)) return;
-    if (FaultInjection::hits(opt_.faults.corrupt_every, k)) load *= 1 + 1e-6;
-    Wire w = wire(i, p, channel, tag, value, bytes, load, items);
+    const Fault f = driver_.fault(load, !items.empty());
+    if (f.lost) return;
+    Wire w = wire(i, p, channel, tag, value, bytes, load * f.factor, items);
     post(out_of(i, p), w);
-    if (FaultInjection::hits(opt_.faults.duplicate_every, k)) {
+    if (f.copies == 2) {
       if (w.items != no_items) w.items = store_items(items);
       post(out_of(i, p), w);
     }
@@ -389,7 +355,7 @@ class DesRun {
 
   // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
   Port resolve_port(NodeId to, NodeId from, Port guess) const {
-    const auto& info = nodes_[to].ports.info;
+    const auto& info = driver_.node(to).ports.info;
     if (guess < info.size() && info[guess].id == from) return guess;
     for (Port p = 0; p < info.size(); ++p)
       if (info[p].id == from) return p;
@@ -402,7 +368,7 @@ class DesRun {
     const Wire w = wires_[m];
     const NodeId to = wire_to_[m];
     release(m);
-    if (!nodes_[to].alive || sent < nodes_[to].born) {
+    if (!driver_.alive(to) || sent < driver_.node(to).born) {
       bounce(to, w);
       return;
     }
@@ -415,7 +381,7 @@ class DesRun {
   void bounce(NodeId gone, Wire w) {
     if (w.msg.load <= 0 && w.items == no_items) return;  // information only: lost with the node
     NodeId to = w.msg.from;
-    if (!nodes_[to].alive) to = first_alive();
+    if (!driver_.alive(to)) to = first_alive();
     w.msg.from = gone;
     w.msg.port = no_port;
     w.arrival = now_;
@@ -425,8 +391,8 @@ class DesRun {
   }
 
   NodeId first_alive() const {
-    for (NodeId i = 0; i < nodes_.size(); ++i)
-      if (nodes_[i].alive) return i;
+    for (NodeId i = 0; i < driver_.size(); ++i)
+      if (driver_.alive(i)) return i;
     throw std::logic_error("no node left");
   }
 
@@ -436,18 +402,18 @@ class DesRun {
 
   void replay(std::size_t k) {
     const TraceAction& a = opt_.trace->actions[k];
-    if (a.rank >= nodes_.size() || !nodes_[a.rank].alive) throw InputError({}, "load.trace", "the trace names rank " + std::to_string(a.rank) + ", not a node of the run");
+    if (a.rank >= driver_.size() || !driver_.alive(a.rank)) throw InputError({}, "load.trace", "the trace names rank " + std::to_string(a.rank) + ", not a node of the run");
     if (a.kind == TraceAction::Kind::step) {
-      replayed_[a.rank].push_back({now_, nodes_[a.rank].held()});
+      replayed_[a.rank].push_back({now_, driver_.node(a.rank).held()});
       call(a.rank, [&](Agent& ag) { ag.timer(ctx_, opt_.trace_step_tag); });
       return;
     }
     if (a.kind == TraceAction::Kind::add) {
-      for (const Item& it : a.items) nodes_[a.rank].add(it), ledger_.add_item(it);
+      for (const Item& it : a.items) driver_.node(a.rank).add(it), driver_.ledger().add_item(it);
     } else {
       reweigh_everywhere(a.items);
     }
-    refresh_band(now_, false);
+    driver_.refresh_band(now_);
   }
 
   // New weights for the named items wherever they are: held, in hand, on a wire or in a mailbox.
@@ -455,7 +421,8 @@ class DesRun {
     Reweighing to;
     for (const Item& it : changes) to[it.id] = it.weight;
     double delta = 0;
-    for (DesNode& n : nodes_) {
+    for (NodeId i = 0; i < driver_.size(); ++i) {
+      DesNode& n = driver_.node(i);
       const double d = reweigh(n.items, to);
       n.item_weight += d, delta += d;
       if (n.execution.item) delta += reweigh(std::span<Item>(&*n.execution.item, 1), to);
@@ -468,16 +435,16 @@ class DesRun {
     for (const Mailboxes& m : mailboxes_)
       for (const auto& box : m.box)
         for (const Wire& w : box) on_wire(w);
-    ledger_.reweigh(delta);
+    driver_.ledger().reweigh(delta);
   }
 
   // The notes of a replay: the first step at which the loads were balanced, recorded and replayed.
-  void note_replay(RunSummary& sum) const {
-    const BalanceRule rule{opt_.band, std::max(rule_.grain, opt_.trace->heaviest)};
+  void note_replay() {
+    const BalanceRule rule{opt_.band, std::max(driver_.rule().grain, opt_.trace->heaviest)};
     auto note = [&](const std::string& who, const std::vector<std::vector<StepSnapshot>>& steps) {
       if (const auto b = first_balanced_step(steps, rule)) {
-        sum.notes[who + "_balanced_at"] = b->time;
-        sum.notes[who + "_balanced_step"] = static_cast<double>(b->step);
+        driver_.tally().note(who + "_balanced_at", b->time);
+        driver_.tally().note(who + "_balanced_step", static_cast<double>(b->step));
       }
     };
     note("trace", opt_.trace->steps);
@@ -487,13 +454,13 @@ class DesRun {
   void apply(const GraphChange& c) {
     if (c.kind == GraphChange::Kind::leave) leave(c.node), ++left_;
     else join(c.node, c.peers), ++entered_;
-    refresh_band(now_, false);
+    driver_.refresh_band(now_);
   }
 
   void leave(NodeId i) {
-    if (i >= nodes_.size() || !nodes_[i].alive) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is not in the graph");
-    if (alive_ == 1) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is the last one");
-    DesNode& n = nodes_[i];
+    if (i >= driver_.size() || !driver_.alive(i)) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is not in the graph");
+    if (driver_.live() == 1) throw InputError({}, "changes", "node " + std::to_string(i) + " cannot leave: it is the last one");
+    DesNode& n = driver_.node(i);
     call(i, [&](Agent& a) { a.leaving(ctx_); });
     // The item in hand is given up unfinished and handed over with the rest.
     if (n.execution.item) n.add(*n.execution.item), n.execution.item.reset();
@@ -505,26 +472,21 @@ class DesRun {
       for (const Wire& w : waiting) bounce(i, w);
     }
     for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
-    n.alive = false;
-    n.agent.reset();
-    if (n.times.in_band) --in_band_;
-    n.times.in_band = false;
-    --alive_;
-    live_speed_ -= speed(i);
+    driver_.leave(i);
   }
 
   // Spreads what a leaving node still holds over its neighbours as data messages, by the rule of
   // core/hand_over.hpp; with no neighbour left, all of it reaches a random live node at once.
   void hand_over(NodeId i) {
-    DesNode& n = nodes_[i];
+    DesNode& n = driver_.node(i);
     const auto d = static_cast<Port>(n.ports.size());
     const std::vector<Item> items = std::move(n.items);
     n.items.clear();
     n.item_weight = 0;
     if (d == 0) {
       NodeId to = i;
-      while (to == i || !nodes_[to].alive) to = static_cast<NodeId>(handover_rng_.below(nodes_.size()));
-      tally_.sent(Channel::data, now_, n.load, items);
+      while (to == i || !driver_.alive(to)) to = static_cast<NodeId>(handover_rng_.below(driver_.size()));
+      driver_.tally().sent(Channel::data, now_, n.load, items);
       const Wire w{Message{no_port, i, handover_tag, static_cast<std::uint32_t>(items.size()), n.load, {}}, now_,
                    items.empty() ? no_items : store_items(items), Channel::data};
       n.load = 0;
@@ -533,19 +495,20 @@ class DesRun {
       return;
     }
     const auto hands = deal<Item>(items, d);
-    const std::vector<double> shares = load_shares(n.load, d, integer_);
+    const std::vector<double> shares = load_shares(n.load, d, driver_.integer());
     for (Port p = d; p-- > 0;) {
       n.load -= shares[p];
       double bytes = 0;
       for (const Item& it : hands[p]) bytes += it.bytes;
+      driver_.tally().sent(Channel::data, now_, shares[p], hands[p]);
       ship(i, p, Channel::data, handover_tag, {}, bytes, shares[p], hands[p]);
     }
   }
 
   // Removes the link on node i's port p at both ends; the neighbour hears of it.
   void unlink(NodeId i, Port p) {
-    const NodeId peer = nodes_[i].ports.out[p].to;
-    const Port back = nodes_[i].ports.out[p].back;
+    const NodeId peer = driver_.node(i).ports.out[p].to;
+    const Port back = driver_.node(i).ports.out[p].back;
     erase_port(i, p);
     erase_port(peer, back);
     call(peer, [&](Agent& a) { a.neighbor_removed(ctx_, back); });
@@ -554,149 +517,50 @@ class DesRun {
   // Removes node i's port p; the peers of its later ports learn their new numbers, and every
   // neighbour its new degree.
   void erase_port(NodeId i, Port p) {
-    Ports& ports = nodes_[i].ports;
+    Ports& ports = driver_.node(i).ports;
     ports.erase(p);
     for (Port q = 0; q < ports.size(); ++q) {
       const OutLink& link = ports.out[q];
-      Ports& peer = nodes_[link.to].ports;
+      Ports& peer = driver_.node(link.to).ports;
       if (q >= p) peer.out[link.back].back = q;
       peer.info[link.back].degree = ports.size();
     }
   }
 
   void join(NodeId i, const std::vector<NodeId>& peers) {
-    if (i > nodes_.size() || (i < nodes_.size() && nodes_[i].alive))
+    if (i > driver_.size() || (i < driver_.size() && driver_.alive(i)))
       throw InputError({}, "changes", "node " + std::to_string(i) + " cannot join: it is in the graph, or not the next new id");
-    if (i == nodes_.size()) {
-      nodes_.emplace_back();
-      mailboxes_.emplace_back();
-      rngs_.emplace_back(opt_.seed, i);
-    }
-    DesNode& n = nodes_[i];
-    n = DesNode{};
-    n.born = queue_.pushed();
-    n.times.idle = true;
-    n.times.idle_since = now_;
-    ++alive_;
-    live_speed_ += speed(i);
+    if (i == driver_.size()) mailboxes_.emplace_back();
+    driver_.join(i, now_).born = queue_.pushed();
     for (NodeId j : peers) {
-      if (j >= nodes_.size() || !nodes_[j].alive || j == i)
+      if (j >= driver_.size() || !driver_.alive(j) || j == i)
         throw InputError({}, "changes", "node " + std::to_string(i) + " cannot link to node " + std::to_string(j));
-      const auto pi = static_cast<Port>(nodes_[i].ports.size()), pj = static_cast<Port>(nodes_[j].ports.size());
+      const auto pi = static_cast<Port>(degree(i)), pj = static_cast<Port>(degree(j));
       // New links get the platform's first link parameters.
       const double lat = platform_.link_latency(0), bw = platform_.link_bandwidth(0);
-      nodes_[i].ports.push_back({j, 0, speed(j), lat, bw, -1, nodes_[j].held()}, pj, now_);
-      nodes_[j].ports.push_back({i, 0, speed(i), lat, bw, -1, 0.0}, pi, now_);
+      driver_.node(i).ports.push_back({j, 0, driver_.speed(j), lat, bw, -1, driver_.node(j).held()}, pj, now_);
+      driver_.node(j).ports.push_back({i, 0, driver_.speed(i), lat, bw, -1, 0.0}, pi, now_);
     }
     // Degrees as they are now, at both ends of every link that changed.
-    for (Port p = 0; p < nodes_[i].ports.size(); ++p) {
-      const NodeId j = nodes_[i].ports.info[p].id;
-      nodes_[i].ports.info[p].degree = degree(j);
-      Ports& theirs = nodes_[j].ports;
-      for (const OutLink& link : theirs.out) nodes_[link.to].ports.info[link.back].degree = degree(j);
+    for (Port p = 0; p < degree(i); ++p) {
+      const NodeId j = driver_.node(i).ports.info[p].id;
+      driver_.node(i).ports.info[p].degree = degree(j);
+      Ports& theirs = driver_.node(j).ports;
+      for (const OutLink& link : theirs.out) driver_.node(link.to).ports.info[link.back].degree = degree(j);
     }
-    nodes_[i].agent = program_.make_agent(i);
-    for (NodeId j : peers) call(j, [&](Agent& a) { a.neighbor_added(ctx_, static_cast<Port>(nodes_[j].ports.size() - 1)); });
+    driver_.node(i).agent = program_.make_agent(i);
+    for (NodeId j : peers) call(j, [&](Agent& a) { a.neighbor_added(ctx_, static_cast<Port>(degree(j) - 1)); });
     call(i, [&](Agent& a) { a.start(ctx_); });
   }
 
-  // --- metrics ---------------------------------------------------------------------------------
-
-  // The run's load now (divisible load and items not yet completed, held or in flight).
-  double current_total() const { return ledger_.current_total(completions_.weight); }
-  double mean() const { return alive_ ? current_total() / alive_ : 0.0; }
-  // What node i holds when balanced: the mean, or on nodes of different speeds its share of the
-  // total relative to speed (Jeannot & Vernier 2006, Theorem 1), over the live nodes.
-  double target(NodeId i, double mean) const { return relative_ ? current_total() * speed(i) / live_speed_ : mean; }
-
-  // Idle and band bookkeeping of node i after one of its handlers ran.
-  void settle(NodeId i) {
-    DesNode& n = nodes_[i];
-    if (!n.alive) return;
-    const double held = n.held();
-    in_band_ += n.times.update(held, rule_.within(held, target(i, mean())), now_);
-  }
-
-  // Band of every node, at the start (initial) or after the mean changed.
-  void refresh_band(double t, bool initial) {
-    const double m = mean();
-    in_band_ = 0;
-    for (NodeId i = 0; i < nodes_.size(); ++i) {
-      DesNode& n = nodes_[i];
-      if (!n.alive) continue;
-      const bool band = rule_.within(n.held(), target(i, m));
-      n.times.reset(initial, n.held(), band, t);
-      in_band_ += band;
-    }
-  }
-
-  // Checks conservation from the nodes and the wires; records the sample.
-  LoadStats sample(RunResult& r, bool keep) {
-    ++samples_;
-    std::vector<double> w, shares;
-    w.reserve(alive_);
-    for (NodeId i = 0; i < nodes_.size(); ++i)
-      if (nodes_[i].alive) {
-        w.push_back(nodes_[i].held());
-        if (relative_) shares.push_back(speed(i) / live_speed_);
-      }
-    check(r.summary);
-    const LoadStats st = recorder_.sample(r, {samples_, 0, now_}, w, tally_.moved(), keep, shares);
-    if (opt_.record_load_history) Recorder::history(r, now_, std::move(w));
-    return st;
-  }
-
-  // Recount: load and items held by the nodes plus those on live wires (delivered or not).
-  void check(RunSummary& sum) {
-    Ledger::Count c;
-    for (const DesNode& n : nodes_) c.node(n, n.execution);
-    c.completed(completions_);
-    auto on_wire = [&](const Wire& w) {
-      c.in_flight(w.msg.load, w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{});
-    };
-    for (std::size_t m = 0; m < wires_.size(); ++m)
-      if (live_[m]) on_wire(wires_[m]);
-    for (const Mailboxes& m : mailboxes_)
-      for (const auto& box : m.box)
-        for (const Wire& w : box) on_wire(w);
-    sum.final_total = c.total();
-    sum.max_conservation_error = std::max(sum.max_conservation_error, ledger_.check(std::move(c), integer_, "t = " + std::to_string(now_)));
-  }
-
-  void finish(RunResult& r, StopReason reason, const LoadStats& st) {
-    RunSummary& sum = r.summary;
-    std::vector<double> held;
-    for (const DesNode& n : nodes_)
-      if (n.alive) held.push_back(n.held());
-    std::vector<double> shares;
-    if (relative_)
-      for (NodeId i = 0; i < nodes_.size(); ++i)
-        if (nodes_[i].alive) shares.push_back(speed(i) / live_speed_);
-    close_summary(sum, reason, rule_.all_within(held, current_total(), shares), st, held, tally_.moved());
+  // The record, with the notes of what only this engine knows: churn, a replayed trace.
+  RunResult finish(StopReason reason) {
     if (left_ + entered_ > 0) {  // named as on p2p
-      tally_.note("hosts_left", static_cast<double>(left_));
-      tally_.note("hosts_entered", static_cast<double>(entered_));
+      driver_.tally().note("hosts_left", static_cast<double>(left_));
+      driver_.tally().note("hosts_entered", static_cast<double>(entered_));
     }
-    tally_.close(sum, alive_);
-    if (opt_.trace) note_replay(sum);
-    if (executing_) {
-      std::vector<double> busy;
-      for (const DesNode& n : nodes_) busy.push_back(n.execution.busy);
-      sum.work = completions_.metrics(std::move(busy));
-    }
-    TimeMetrics tm;
-    tm.time = now_;
-    for (NodeId i = 0; i < nodes_.size(); ++i) {
-      const DesNode& n = nodes_[i];
-      if (!n.alive) continue;
-      accumulate(tm, n.times, now_);
-    }
-    average(tm, alive_);
-    tm.data_transferred = sum.initial_total != 0 ? tally_.moved() / sum.initial_total : 0.0;
-    tally_.close(tm);
-    tm.events = events_;
-    sum.timing = tm;
-    if (opt_.record_final_load) r.final_load = std::move(held);
+    if (opt_.trace) note_replay();
+    return driver_.close(*this, reason);
   }
 
   static constexpr std::uint32_t handover_tag = 0xffffffffu;
@@ -704,17 +568,12 @@ class DesRun {
   const Program& program_;
   const Platform& platform_;
   const DesOptions& opt_;
-  const bool integer_;
   const bool overdraft_;
   const bool dynamic_;  // nodes leave or join: ports of messages are checked on delivery
-  const bool faulty_;   // fault injection is on
   const std::vector<GraphChange>& changes_;
-  const BalanceRule rule_;
-  Recorder recorder_;
+  Driver<DesNode> driver_;
   bool notify_[channel_count] = {};
-  std::vector<DesNode> nodes_;
   std::vector<Mailboxes> mailboxes_;
-  std::vector<Rng> rngs_;
   Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
   std::vector<NodeId> wire_to_;                // their receivers
@@ -725,21 +584,13 @@ class DesRun {
   std::vector<Message> taken_;  // scratch of take(): its first entries are the messages taken
   std::vector<Item> taken_items_;
   EventQueue queue_;
-  Ledger ledger_;
   NodeContext<DesRun> ctx_;
-  Tally tally_;
   double now_ = 0;
-  NodeId in_band_ = 0, alive_ = 0;
-  bool relative_ = false;   // speeds differ: targets relative to speed
-  bool executing_ = false;  // a node executed an item (Context::execute)
-  Completions completions_;
-  double live_speed_ = 0;   // sum of the live nodes' speeds
   std::uint32_t next_change_ = 0;
   std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
-  std::uint64_t events_ = 0, carrying_sent_ = 0, samples_ = 0;
+  std::uint64_t events_ = 0;
   std::vector<std::vector<StepSnapshot>> replayed_;  // a trace's steps as the replay took them
 };
-
 }  // namespace
 
 RunResult run_des(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial,

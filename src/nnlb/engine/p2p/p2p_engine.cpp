@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/hand_over.hpp"
+#include "nnlb/engine/core/stop_rules.hpp"
 #include "nnlb/model/churn.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/rng.hpp"
@@ -47,8 +49,16 @@ class P2PRun {
   RunResult run() {
     RunResult r;
     sample(r, 0);
-    auto steps = static_cast<std::uint64_t>(std::ceil(o_.time_limit - eps));
-    for (std::uint64_t t = 1; t <= steps; ++t) {
+    // The one stop rule (core/stop_rules.hpp): the application's end, or the last whole time unit
+    // of the limit. The jobs run an application: a balanced state ends no run here.
+    StopRules rules;
+    rules.time_limit = std::ceil(o_.time_limit - eps);
+    RunMoment m;
+    m.next = 1;
+    std::uint64_t steps = 0;
+    std::optional<StopReason> reason = decide(rules, m);
+    while (!reason) {
+      const std::uint64_t t = ++steps;
       churn(t);
       if ((t - 1) % o_.balance_every == 0) balance();
       execute();
@@ -56,16 +66,15 @@ class P2PRun {
       if (total_jobs() != guest_.num_nodes())
         throw ConservationError("job count " + std::to_string(total_jobs()) + " != " + std::to_string(guest_.num_nodes()) + " at t = " +
                                 std::to_string(t));
-      const bool done = o_.iterations > 0 && ended_ == guest_.num_nodes();
-      if (t % o_.sample_every == 0 || t == steps || done) sample(r, static_cast<double>(t));
-      if (done) {
-        r.summary.finished_at = static_cast<double>(t);
-        steps = t;
-      }
+      m.now = static_cast<double>(t), m.next = m.now + 1;
+      m.finished = o_.iterations > 0 && ended_ == guest_.num_nodes();
+      if (m.finished) r.summary.finished_at = m.now;
+      reason = decide(rules, m);
+      if (t % o_.sample_every == 0 || reason) sample(r, m.now);
     }
     check_identities(static_cast<double>(steps));
     RunSummary& s = r.summary;
-    s.stop_reason = s.finished_at ? StopReason::finished : StopReason::time;
+    s.stop_reason = *reason;
     s.steps = steps;
     s.rounds = steps;
     s.load_moved = static_cast<double>(migrations_);

@@ -6,15 +6,10 @@
 #include <mutex>
 #include <string>
 
-#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/driver.hpp"
 #include "nnlb/engine/core/envelope.hpp"
-#include "nnlb/engine/core/ledger.hpp"
+#include "nnlb/engine/core/neighbors.hpp"
 #include "nnlb/engine/core/node_context.hpp"
-#include "nnlb/engine/core/node_state.hpp"
-#include "nnlb/engine/core/recorder.hpp"
-#include "nnlb/engine/core/summary.hpp"
-#include "nnlb/engine/core/tally.hpp"
-#include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/parallel.hpp"
 
@@ -45,100 +40,88 @@ struct Lane {
   std::vector<NeighborInfo> neighbors;
 };
 
+// What the driver reads of the options.
+RunRules rules_of(const RoundsOptions& o) {
+  RunRules r;
+  r.band = o.band;
+  r.stop.when_balanced = o.stop_when_balanced;
+  r.stop.imbalance = o.imbalance;
+  r.stop.on_detection = o.stop_on_detection;
+  r.stop.max_rounds = o.max_rounds;
+  r.series_every = o.series_every;
+  r.final_load = o.record_final_load;
+  r.faults = o.faults;
+  return r;
+}
+
 class RoundsRun {
  public:
   RoundsRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
             const RoundsOptions& opt, const EdgeColoring* coloring)
-      : g_(topo.graph), program_(program), platform_(platform), opt_(opt), integer_(mode == LoadMode::integer),
-        overdraft_(program.needs().overdraft), rule_{opt.band, load_grain(integer_, initial)},
-        recorder_(speed_shares(platform, g_.num_nodes())), nodes_(g_.num_nodes()), initial_(g_.num_nodes()) {
-    if (usable_coloring(program, coloring, g_.num_slots())) colors_ = &coloring->slot_color;
+      : g_(topo.graph), program_(program), platform_(platform), overdraft_(program.needs().overdraft),
+        driver_(rules_of(opt), Clock::rounds, mode == LoadMode::integer, initial, node_speeds(platform, g_.num_nodes()), opt.seed),
+        initial_(g_.num_nodes()) {
+    if (usable_coloring(program, coloring, g_.num_slots())) coloring_ = coloring;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) {
-      ledger_.open(nodes_[i], initial, i);
-      initial_[i] = nodes_[i].held();
-      rngs_.emplace_back(opt.seed, i);
-    }
+    for (NodeId i = 0; i < g_.num_nodes(); ++i) initial_[i] = driver_.node(i).held();
     const std::size_t blocks = block_count(g_.num_nodes());
     lanes_.resize(blocks);
     for (std::size_t b = 0; b < blocks; ++b) contexts_.push_back(std::make_unique<NodeContext<RoundsRun>>(*this, b));
   }
 
   RunResult run() {
-    RunResult r;
     each_node([&](NodeId i, NodeContext<RoundsRun>& ctx) {
-      nodes_[i].agent = program_.make_agent(i);
+      driver_.node(i).agent = program_.make_agent(i);
       ctx.bind(i);
-      nodes_[i].agent->start(ctx);
+      driver_.node(i).agent->start(ctx);
     });
-    book_added();
-    LoadStats st = sample(r, true);
-    open_summary(r.summary, st, current_total());
-    StopReason reason = StopReason::steps;
+    book_round();
+    driver_.start(*this);
     while (true) {
-      if (const auto stop = stop_now(st)) {
-        reason = *stop;
-        break;
-      }
+      if (const auto stop = driver_.after(*this)) return driver_.close(*this, *stop);
       ++round_;
       deliver();
       each_node([&](NodeId i, NodeContext<RoundsRun>& ctx) { act(i, ctx); });
-      book_added();
-      st = sample(r, opt_.series_every > 0 && round_ % opt_.series_every == 0);
+      book_round();
+      driver_.round(*this, round_);
     }
-    if (r.series.back().round != round_) sample(r, true);
-    RunSummary& sum = r.summary;
-    const std::vector<double> held = held_now();
-    close_summary(sum, reason, rule_.all_within(held, current_total(), recorder_.shares()), st, held, tally_.moved());
-    if (reached_balance(reason)) sum.steps_to_balance = round_;
-    sum.rounds = sum.steps = round_;
-    tally_.close(sum, nodes_.size());
-    Completions completed;
-    for (const Lane& lane : lanes_) completed.merge(lane.completed);
-    if (!completed.ids.empty() || std::any_of(nodes_.begin(), nodes_.end(), [](const RoundNode& n) { return n.execution.item.has_value(); })) {
-      std::vector<double> busy;
-      for (const RoundNode& n : nodes_) busy.push_back(n.execution.busy);
-      sum.work = completed.metrics(std::move(busy));
-    }
-    if (opt_.record_final_load) r.final_load = held;
-    return r;
   }
 
-  // The stop rules, checked between rounds (core/stop_reason.hpp).
-  std::optional<StopReason> stop_now(const LoadStats& st) const {
-    if (opt_.imbalance && st.imbalance <= *opt_.imbalance) return StopReason::imbalance;
-    if (opt_.stop_when_balanced && rule_.all_within(held_now(), current_total(), recorder_.shares())) return StopReason::balanced;
-    if (opt_.stop_on_detection && tally_.detected()) return StopReason::detected;
-    if (tally_.finished_count() == nodes_.size()) return StopReason::finished;
-    if (quiet()) return StopReason::quiet;
-    if (round_ >= opt_.max_rounds) return StopReason::steps;
-    return std::nullopt;
+  // --- what the driver sees ---
+  Driver<RoundNode>& driver() { return driver_; }
+  double now() const { return static_cast<double>(round_); }
+  std::uint64_t events() const { return round_; }
+  // No message sent and not yet delivered, no timer pending.
+  bool quiet() const {
+    for (const Lane& lane : lanes_)
+      if (!lane.outbox.empty()) return false;
+    for (NodeId i = 0; i < g_.num_nodes(); ++i)
+      if (!driver_.node(i).timers.empty()) return false;
+    return true;
+  }
+  // Messages in the inboxes, not yet taken, and sent this round.
+  void count_in_flight(Ledger::Count& c) const {
+    for (NodeId i = 0; i < g_.num_nodes(); ++i)
+      for (const auto& box : driver_.node(i).inbox)
+        for (const Envelope& p : box) c.in_flight(p.msg.load, p.items);
+    for (const Lane& lane : lanes_)
+      for (const Envelope& p : lane.outbox) c.in_flight(p.msg.load, p.items);
   }
 
   // --- the Context of a bound node ---
-  double now() const { return static_cast<double>(round_); }
-  double speed(NodeId i) const { return platform_.node_speed(i); }
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t lane) {
     std::vector<NeighborInfo>& out = lanes_[lane].neighbors;
     out.clear();
-    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
-      const NodeId j = g_.target(s);
-      out.push_back({j, g_.degree(j), platform_.node_speed(j), platform_.link_latency(s), platform_.link_bandwidth(s),
-                     colors_ ? static_cast<std::int32_t>((*colors_)[s]) : -1, initial_[j]});
-    }
+    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) out.push_back(neighbor_info(g_, s, platform_, coloring_, initial_[g_.target(s)]));
     return out;
   }
-  Rng& rng(NodeId i) { return rngs_[i]; }
-  bool integer_load() const { return integer_; }
-  double load(NodeId i) const { return nodes_[i].load; }
-  std::span<const Item> items(NodeId i) const { return nodes_[i].items; }
   std::span<const Item> taken_items(std::size_t lane) const { return lanes_[lane].taken_items; }
 
   void send(NodeId i, std::size_t lane, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double /*bytes: rounds take no time*/, const Cargo& cargo) {
     Envelope post;
-    post.items = take_cargo(nodes_[i], i, p, g_.degree(i), cargo, overdraft_);
+    post.items = take_cargo(driver_.node(i), i, p, g_.degree(i), cargo, overdraft_);
     const Slot s = g_.first_slot(i) + p;
     post.to = g_.target(s);
     post.msg.port = static_cast<Port>(g_.reverse(s) - g_.first_slot(post.to));
@@ -152,57 +135,49 @@ class RoundsRun {
   }
 
   std::span<const Message> take(NodeId i, std::size_t lane, Channel channel) {
-    RoundNode& n = nodes_[i];
-    std::vector<Message>& taken = lanes_[lane].taken;
-    std::vector<Item>& items = lanes_[lane].taken_items;
-    taken.clear();
-    items.clear();
-    for (Envelope& p : n.inbox[static_cast<std::size_t>(channel)]) {
-      credit(n, p.msg.load, p.items, items);
-      taken.push_back(p.msg);
-    }
-    n.inbox[static_cast<std::size_t>(channel)].clear();
-    return taken;
+    RoundNode& n = driver_.node(i);
+    take_all(n, n.inbox[static_cast<std::size_t>(channel)], lanes_[lane].taken, lanes_[lane].taken_items);
+    return lanes_[lane].taken;
   }
 
   void set_timer(NodeId i, double delay, std::uint32_t tag) {
-    if (!(delay >= 0)) throw std::logic_error("negative timer delay");
     const auto rounds = static_cast<std::uint64_t>(std::max(1.0, std::ceil(delay)));
-    nodes_[i].timers.push_back({round_ + rounds, tag});
+    driver_.node(i).timers.push_back({round_ + rounds, tag});
   }
 
+  // Nodes act side by side: each lane books its nodes' own load, added in lane order after the round.
   void add_load(NodeId i, std::size_t lane, double delta) {
-    own_load(nodes_[i], i, delta, integer_);
+    own_load(driver_.node(i), i, delta, driver_.integer());
     lanes_[lane].added += delta;
   }
 
   // An item takes its work at the node's speed, rounded up to whole rounds (at least one).
   void execute(NodeId i, ItemId item, std::uint32_t tag) {
-    RoundNode& n = nodes_[i];
-    const double seconds = work_seconds(n, item, platform_.node_speed(i));
+    RoundNode& n = driver_.node(i);
+    const double seconds = work_seconds(n, item, driver_.speed(i));
     const double rounds = std::max(1.0, std::ceil(platform_.background.finish(i, now(), seconds) - now()));
-    n.execution.begin(n, item, tag, now(), rounds, i);
+    driver_.execute(i, item, tag, now(), rounds);
     n.timers.push_back({round_ + static_cast<std::uint64_t>(rounds), tag, true});
   }
 
   // Nodes of one round report from several workers: the tally takes them one at a time.
   void note(std::string_view name, double value) {
     std::lock_guard lock(report_mutex_);
-    tally_.note(name, value);
+    driver_.tally().note(name, value);
   }
   void detected(NodeId) {
     std::lock_guard lock(report_mutex_);
-    tally_.detected(now());
+    driver_.tally().detected(now());
   }
   void finished(NodeId) {
     std::lock_guard lock(report_mutex_);
-    tally_.finished(now());
+    driver_.tally().finished(now());
   }
 
  private:
   template <class F>
   void each_node(F&& f) {
-    for_each_block(nodes_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
+    for_each_block(driver_.size(), [&](std::size_t b, std::size_t e, std::size_t blk) {
       for (std::size_t i = b; i < e; ++i) f(static_cast<NodeId>(i), *contexts_[blk]);
     });
   }
@@ -212,34 +187,32 @@ class RoundsRun {
     for (Lane& lane : lanes_) {
       for (Envelope& p : lane.outbox) {
         const auto c = static_cast<std::size_t>(p.channel);
-        tally_.sent(p.channel, now(), p.msg.load, p.items);
-        if (opt_.faults.any() && (p.msg.load > 0 || !p.items.empty())) [[unlikely]] {
+        driver_.tally().sent(p.channel, now(), p.msg.load, p.items);
+        if (driver_.faulty() && (p.msg.load > 0 || !p.items.empty())) [[unlikely]] {
           inject_fault(p);
           continue;
         }
-        ++nodes_[p.to].fresh[c];
-        nodes_[p.to].inbox[c].push_back(std::move(p));
+        ++driver_.node(p.to).fresh[c];
+        driver_.node(p.to).inbox[c].push_back(std::move(p));
       }
       lane.outbox.clear();
     }
   }
 
-  // FaultInjection: the k-th load-carrying message is lost, altered or delivered twice.
+  // The driver's fault for a load-carrying message: lost, altered or delivered twice.
   [[gnu::noinline]] void inject_fault(Envelope& p) {
     const auto c = static_cast<std::size_t>(p.channel);
-    const std::uint64_t k = ++carrying_sent_;
-    if (FaultInjection::hits(opt_.faults.drop_every, k)) return;
-    if (FaultInjection::hits(opt_.faults.corrupt_every, k)) p.msg.load *= 1 + 1e-6;
-    const int copies = FaultInjection::hits(opt_.faults.duplicate_every, k) ? 2 : 1;
-    for (int copy = 0; copy < copies; ++copy) {
-      ++nodes_[p.to].fresh[c];
-      nodes_[p.to].inbox[c].push_back(p);
+    const Fault f = driver_.fault(p.msg.load, !p.items.empty());
+    p.msg.load *= f.factor;
+    for (int copy = 0; copy < f.copies; ++copy) {
+      ++driver_.node(p.to).fresh[c];
+      driver_.node(p.to).inbox[c].push_back(p);
     }
   }
 
   // A node's round: arrivals it asked to hear of, then its due timers.
   void act(NodeId i, NodeContext<RoundsRun>& ctx) {
-    RoundNode& n = nodes_[i];
+    RoundNode& n = driver_.node(i);
     ctx.bind(i);
     for (std::size_t c = 0; c < channel_count; ++c) {
       const std::uint32_t fresh = n.fresh[c];
@@ -258,68 +231,27 @@ class RoundsRun {
 
   static std::size_t lane_of(NodeId i) { return i / reduction_block; }
 
-  std::vector<double> held_now() const {
-    std::vector<double> w(nodes_.size());
-    for (NodeId i = 0; i < nodes_.size(); ++i) w[i] = nodes_[i].held();
-    return w;
-  }
-
-  // The run's load now: divisible load and the items not yet completed, held or in flight.
-  double current_total() const {
-    double completed = 0;
-    for (const Lane& lane : lanes_) completed += lane.completed.weight;
-    return ledger_.current_total(completed);
-  }
-
-  // Books the load the nodes' work added, lane by lane in order (the same sum for any thread count).
-  void book_added() {
-    for (Lane& lane : lanes_) ledger_.add(lane.added), lane.added = 0;
-  }
-
-  bool quiet() const {
-    for (const Lane& lane : lanes_)
-      if (!lane.outbox.empty()) return false;
-    for (const RoundNode& n : nodes_)
-      if (!n.timers.empty()) return false;
-    return true;
-  }
-
-  LoadStats sample(RunResult& r, bool keep) {
-    Ledger::Count c;
-    for (const Lane& lane : lanes_) c.completed(lane.completed);
-    for (const RoundNode& n : nodes_) {
-      c.node(n, n.execution);
-      for (const auto& box : n.inbox)
-        for (const Envelope& p : box) c.in_flight(p.msg.load, p.items);
+  // After a round: the load the nodes' work added and the items they completed, lane by lane in
+  // order (the same sums for any thread count).
+  void book_round() {
+    for (Lane& lane : lanes_) {
+      driver_.ledger().add(lane.added), lane.added = 0;
+      driver_.completions().merge(lane.completed), lane.completed = {};
     }
-    for (const Lane& lane : lanes_)
-      for (const Envelope& p : lane.outbox) c.in_flight(p.msg.load, p.items);
-    r.summary.final_total = c.total();
-    r.summary.max_conservation_error =
-        std::max(r.summary.max_conservation_error, ledger_.check(std::move(c), integer_, "round " + std::to_string(round_)));
-    return recorder_.sample(r, {round_, round_, 0.0}, held_now(), tally_.moved(), keep);
   }
 
   const Graph& g_;
   const Program& program_;
   const Platform& platform_;
-  const RoundsOptions& opt_;
-  const bool integer_;
   const bool overdraft_;
-  const BalanceRule rule_;
-  Recorder recorder_;
+  Driver<RoundNode> driver_;
   bool notify_[channel_count] = {};
-  const std::vector<std::uint16_t>* colors_ = nullptr;
-  std::vector<RoundNode> nodes_;
+  const EdgeColoring* coloring_ = nullptr;  // null when the program needs none
   std::vector<double> initial_;
-  std::vector<Rng> rngs_;
   std::vector<Lane> lanes_;  // one per block of nodes
   std::vector<std::unique_ptr<NodeContext<RoundsRun>>> contexts_;
-  Ledger ledger_;
   std::mutex report_mutex_;
-  Tally tally_;
   std::uint64_t round_ = 0;
-  std::uint64_t carrying_sent_ = 0;
 };
 
 }  // namespace

@@ -7,6 +7,9 @@
 #include <span>
 #include <string>
 
+#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/stop_rules.hpp"
+#include "nnlb/engine/core/summary.hpp"
 #include "nnlb/engine/sync/grid_stencil.hpp"
 #include "nnlb/engine/sync/linear_kernels.hpp"
 #include "nnlb/metrics/load_stats.hpp"
@@ -25,7 +28,7 @@ class SyncRun {
   SyncRun(const Topology& topo, const Policy& policy, const EdgeColoring* coloring, const std::vector<double>& initial,
           const Platform& platform, const SyncOptions& opt)
       : g_(topo.graph), policy_(policy), coloring_(coloring), platform_(platform), opt_(opt),
-        linear_(policy.linear_form()) {
+        linear_(policy.linear_form()), rules_(stop_rules(opt.stop)) {
     w_.resize(g_.num_nodes());
     shares_ = speed_shares(platform, g_.num_nodes());
     for (NodeId i = 0; i < g_.num_nodes(); ++i) w_[i] = static_cast<L>(initial[i]);
@@ -60,16 +63,15 @@ class SyncRun {
     expected_total_ = st.total;
     scale_ = initial_scale_ = st.abs_total;
     if constexpr (std::is_integral_v<L>) expected_int_ = exact_total();
-    sum.initial_total = st.total;
-    sum.initial_imbalance = st.imbalance;
+    open_summary(sum, st, st.total);
     record(result, st, 0.0, true);
 
     std::uint64_t round = 0, steps = 0, idle_rounds = 0;
+    bool diverged_now = false;
+    StopReason reason;
     while (true) {
-      if (auto reason = stop_reason(st, steps, idle_rounds)) {
-        sum.stop_reason = *reason;
-        sum.balanced = reached_balance(*reason);
-        if (sum.balanced) sum.steps_to_balance = steps;
+      if (const auto stop = decide(rules_, moment(st, steps, idle_rounds, diverged_now))) {
+        reason = *stop;
         break;
       }
       double moved = 0;
@@ -81,41 +83,60 @@ class SyncRun {
       if (opt_.workload.kind == Workload::Kind::dynamic)
         for (std::uint64_t k = 0; k < cost_per_round_; ++k) apply_workload(steps - cost_per_round_ + k);
       idle_rounds = moved > 0 ? 0 : idle_rounds + 1;
-      sum.load_moved += moved;
+      moved_ += moved;
       if (opt_.faults.any() && moved > 0) [[unlikely]] inject_fault();
       st = load_stats<L>(w_, shares_);
-      if (diverged(st.abs_total, std::max(initial_scale_, std::abs(expected_total_)))) {
-        round_ = round, steps_ = steps;
+      round_ = round, steps_ = steps;
+      diverged_now = diverged(st.abs_total, std::max(initial_scale_, std::abs(expected_total_)));
+      if (diverged_now) {
         record(result, st, moved, true);
-        sum.stop_reason = StopReason::diverged;
-        break;
+        continue;  // the decision names it
       }
       check_conservation(st, sum);
-      round_ = round, steps_ = steps;
       record(result, st, moved, opt_.series_every > 0 && round % opt_.series_every == 0);
     }
     if (result.series.back().round != round) record(result, st, 0.0, true);
+    const std::vector<double> held(w_.begin(), w_.end());
+    close_summary(sum, reason, !diverged_now && balanced(held, st.total), st, held, moved_);
+    if (reached_balance(reason)) sum.steps_to_balance = steps;
     sum.rounds = round;
     sum.steps = steps;
-    sum.final_imbalance = st.imbalance;
-    sum.final_stddev = st.stddev;
-    sum.final_spread = st.max - st.min;
     sum.final_total = st.total;
-    for (const L x : w_) sum.nodes_with_load += x > L{0};
-    if (opt_.record_final_load) result.final_load.assign(w_.begin(), w_.end());
+    if (opt_.record_final_load) result.final_load = held;
     return result;
   }
 
  private:
-  // A synchronous step is a function of the loads: a sweep that moved nothing will never move
-  // anything again ("quiet"), under static load.
-  std::optional<StopReason> stop_reason(const LoadStats& st, std::uint64_t steps, std::uint64_t idle_rounds) const {
-    const auto& s = opt_.stop;
-    if (s.imbalance && st.imbalance <= *s.imbalance) return StopReason::imbalance;
-    if (s.spread && st.max - st.min <= *s.spread) return StopReason::spread;
-    if (s.quiescent && idle_rounds >= rounds_per_sweep_) return StopReason::quiet;
-    if (steps >= s.max_steps) return StopReason::steps;
-    return std::nullopt;
+  // The run now, for the one stop rule (core/stop_rules.hpp). A synchronous step is a function of
+  // the loads: a sweep that moved nothing will never move anything again ("quiet"), under static
+  // load, when the scenario asks to stop there.
+  RunMoment moment(const LoadStats& st, std::uint64_t steps, std::uint64_t idle_rounds, bool diverged_now) const {
+    RunMoment m;
+    m.rounds = steps;
+    m.sample = &st;
+    m.diverged = diverged_now;
+    m.balanced = rules_.when_balanced && balanced(w_, st.total);
+    m.quiet = opt_.stop.quiescent && idle_rounds >= rounds_per_sweep_;
+    return m;
+  }
+
+  // Every node within the band of its share (BalanceRule; one unit of grain in integer mode).
+  template <class V>
+  bool balanced(const std::vector<V>& w, double total) const {
+    const BalanceRule rule{opt_.band, std::is_integral_v<L> ? 1.0 : 0.0};
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (!rule.within(static_cast<double>(w[i]), total * (shares_.empty() ? 1.0 / static_cast<double>(w.size()) : shares_[i])))
+        return false;
+    return true;
+  }
+
+  static StopRules stop_rules(const StopRule& s) {
+    StopRules r;
+    r.when_balanced = s.when_balanced;
+    r.imbalance = s.imbalance;
+    r.spread = s.spread;
+    r.max_rounds = s.max_steps;
+    return r;
   }
 
   void record(RunResult& r, const LoadStats& st, double moved, bool keep) {
@@ -297,6 +318,8 @@ class SyncRun {
   const Platform& platform_;
   const SyncOptions& opt_;
   const std::optional<LinearForm> linear_;
+  const StopRules rules_;
+  double moved_ = 0;  // load moved over the run
   bool matching_ = false;
   bool fused_ = false;
   std::vector<double> shares_;  // speed_shares: nu relative to speed on heterogeneous nodes

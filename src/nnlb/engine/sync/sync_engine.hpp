@@ -32,6 +32,10 @@ struct StopRule {
   std::optional<double> imbalance;  // stop when nu <= this
   std::optional<double> spread;     // stop when max - min <= this
   bool quiescent = false;           // stop when a whole sweep moves nothing
+  // Stop once every node is within `band` of its share (core/balance.hpp), as the program
+  // engines do; the experiment layer asks for it under static load when the scenario sets no
+  // target of its own (imbalance, spread).
+  bool when_balanced = false;
 };
 
 struct SyncOptions {
@@ -43,6 +47,7 @@ struct SyncOptions {
   Invocation invocation;
   Workload workload;
   StopRule stop;
+  double band = 0.01;  // balanced: every node within band x its share (core/balance.hpp), whatever ended the run
   std::uint64_t seed = 1;
   std::uint64_t series_every = 1;  // record every k-th round (0: only the first and last)
   bool record_final_load = false;
