@@ -112,7 +112,7 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run --set engine=des --set async.lb_period=1e-300", "key 'async.lb_period': 1e-300 s gives"},
       {"run --set engine=des --set output.sample_period=1e-12", "key 'output.sample_period'"},
       {"run --set engine=des --set async.comp_comm_ratio=10 --set async.flops_per_unit=3", "key 'async.comp_comm_ratio'"},
-      {"run --set engine=sync --set agent=async", "key 'agent'"},
+      {"run --set engine=sync --set agent=async", "key 'engine': engine = \"sync\" does not run the async program"},
       {"run --set topology=torus:1000x1000 --set output.load_history=1 --set stop.steps=10000",
        "key 'output.load_history': needs about "},
       {"run --set stop.steps=100000000000", "key 'output.series_every': needs about "},

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "nnlb/catalog/programs.hpp"
+#include "nnlb/experiment/programs.hpp"
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
@@ -101,7 +101,7 @@ TEST(KeyChecks, EveryProgramKeyIsReadOrRefusedByNameOnEveryProgramEngine) {
         for (const std::string& c : key.choices)
           if (c != key.default_value) value = c;
         const std::string line = refusal({"engine=" + std::string(engine), "agent=" + std::string(agent), key.name + "=" + value});
-        if (find_program(agent)->reads_key(key.name)) {
+        if (find_program(agent)->reads_key(key.name) || find_program(agent)->uses_key(key.name)) {
           ++read;
           EXPECT_EQ(line.find("is not read"), std::string::npos) << engine << " " << agent << " " << key.name << ": " << line;
         } else {
@@ -112,6 +112,27 @@ TEST(KeyChecks, EveryProgramKeyIsReadOrRefusedByNameOnEveryProgramEngine) {
       }
   EXPECT_GT(refused, 10u);
   EXPECT_GT(read, 10u);
+}
+
+TEST(ProgramRegistry, AProgramRegisteredFromTheTestsRunsOnDesAndRounds) {
+  // tests/toy_program.cpp registers "toy-one-step": agent names it, the engines run it.
+  for (const char* engine : {"des", "rounds", "toy"}) {
+    const RunRecord r = run_scenario(
+        scenario({"engine=" + std::string(engine), "agent=toy-one-step", "topology=ring:6", "load.init=single:0,600"}), 1);
+    const RunSummary& s = r.result.summary;
+    EXPECT_EQ(name(s.stop_reason), "finished") << engine;  // an application: it runs to its end
+    EXPECT_NEAR(s.final_total, 600, 1e-9) << engine;
+    EXPECT_NEAR(s.load_moved, 2 * 600 / 9.0, 1e-9) << engine;  // node 0 gave a ninth to each of its two neighbours
+  }
+  // Keys are checked against it: it reads no async.* key.
+  EXPECT_NE(refusal({"engine=des", "agent=toy-one-step", "async.virtual_load=true"}).find("is not read by the program that runs (toy-one-step"),
+            std::string::npos);
+  // It needs messages only: every engine of node programs runs it, and sync hands it, an
+  // application, to the rounds engine; p2p's own loop runs job strategies only.
+  EXPECT_EQ(engines_running(*find_program("toy-one-step")), "sync, rounds, des, mpi, simgrid, toy");
+  const RunRecord on_sync = run_scenario(scenario({"engine=sync", "agent=toy-one-step", "topology=ring:6", "load.init=single:0,600"}), 1);
+  EXPECT_EQ(name(on_sync.result.summary.stop_reason), "finished");
+  EXPECT_NE(refusal({"engine=p2p", "agent=toy-one-step", "algorithm=fos"}).find("key 'engine'"), std::string::npos);
 }
 
 // The text of a file of the source tree.

@@ -204,7 +204,7 @@ TEST(Simgrid, BadPlatformsAndMappingsAreOneLineAndExitTwo) {
       {"--set platform.file=" + platforms + "cluster.xml --set simgrid.mapping=file:" + data + "missing-host.txt",
        "missing-host.txt:4: key 'simgrid.mapping': host 'no-such-host' is not in"},
       {"--set platform.file=" + data + "no-such.xml", "no-such.xml: key 'platform.file': platform file not found"},
-      {"--set engine=des --set platform.file=" + platforms + "cluster.xml", "key 'platform.file': a SimGrid platform (.xml) needs engine"},
+      {"--set engine=des --set platform.file=" + platforms + "cluster.xml", "key 'platform.file': a SimGrid platform (.xml) is read by engine = simgrid"},
   };
   for (const Bad& c : cases) {
     const std::string cmd = std::string(NNLB_BINARY) + " run --set engine=simgrid --set topology=line:4 " + c.sets + " 2>&1 >/dev/null";

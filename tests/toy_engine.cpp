@@ -26,7 +26,7 @@ struct Due {
   bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
-struct ToyNode : NodeState {
+struct ToyNode : DrivenNode {
   std::vector<NeighborInfo> neighbors;
   std::vector<Envelope> mailbox[channel_count];
 };
@@ -132,6 +132,7 @@ const bool registered = [] {
   register_engine({.name = "toy",
                    .summary = "tests only: messages take one time unit, in the order sent",
                    .time = TimeModel::simulated_seconds,
+                   .default_program = "async",
                    .items = true,
                    .provides = program_capabilities,
                    .run = [](const EngineRun& r) { return ToyRun(r).run(); }});

@@ -1,9 +1,9 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "nnlb/catalog/programs.hpp"
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/registry.hpp"
+#include "nnlb/experiment/programs.hpp"
 #include "nnlb/model/topology.hpp"
 
 namespace nnlb::cli {
@@ -31,8 +31,9 @@ Action add_list(CLI::App&) {
     fmt::print("\nNode programs (chosen by agent and algorithm):\n");
     for (const ProgramEntry& p : programs()) {
       std::string keys;
-      for (const std::string& k : p.reads) keys += (keys.empty() ? "" : ", ") + k + (k.ends_with('.') ? "*" : "");
-      fmt::print("  {:<9} {}\n            reads: {}\n", p.name, p.summary, keys);
+      for (const auto* list : {&p.reads, &p.uses})
+        for (const std::string& k : *list) keys += (keys.empty() ? "" : ", ") + k + (k.ends_with('.') ? "*" : "");
+      fmt::print("  {:<9} {}\n            reads: {}; runs on: {}\n", p.name, p.summary, keys, engines_running(p));
     }
     fmt::print("\nScenario keys (TOML tables or --set KEY=VALUE):\n");
     for (const auto& k : scenario_keys()) {

@@ -60,6 +60,9 @@ struct PolicyEntry {
   std::vector<PolicyKey> keys{};     // keys it declares, with type, default and doc
   std::vector<std::string> help{};   // lines for `nnlb list`
   std::function<BuiltPolicy(const PolicySpec&, const Topology&)> build{};
+  // The node program it runs as, when not a rule inside a balancer: "tasks" (a program of its
+  // own, BuiltPolicy::program) or "jobs" (whole jobs over a domain, BuiltPolicy::domain).
+  std::string program{};
 };
 
 class PolicyCatalog {

@@ -79,7 +79,8 @@ constexpr std::uint64_t des_churn_stream = std::uint64_t{1} << 41;
 }  // namespace
 
 bool is_job_strategy(const std::string& a) {
-  return a == "en" || a == "dasud" || a == "pm" || a == "sid" || a == "push" || a == "pull";
+  const PolicyEntry* e = policy_catalog().find(a);
+  return e != nullptr && e->program == "jobs";
 }
 
 void check_p2p_keys(const Scenario& s) {

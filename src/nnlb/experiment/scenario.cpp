@@ -13,6 +13,7 @@
 
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/registry.hpp"
+#include "nnlb/experiment/programs.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/input_file.hpp"
 
@@ -45,6 +46,14 @@ std::vector<KeyInfo> policy_keys() {
 std::vector<std::string> engine_names() {
   std::vector<std::string> names;
   for (const EngineEntry& e : engines()) names.push_back(e.name);
+  return names;
+}
+
+// "auto" and every node program `agent` can name (programs.hpp), registered ones included.
+std::vector<std::string> agent_choices() {
+  std::vector<std::string> names{"auto"};
+  for (const ProgramEntry& p : programs())
+    if (p.by_agent) names.push_back(p.name);
   return names;
 }
 
@@ -83,10 +92,10 @@ std::vector<KeyInfo> make_keys() {
        "entering rule); the paper assumes H stays connected, which its rule does not ensure", {}},
       {"churn.events", Type::string, "", "p2p, des: scripted events, comma-separated: leave@T (a random host leaves), leave:HOST@T, enter@T (by the join rule)", {}},
       {"agent", Type::string, "auto",
-       "node program that runs the policy: rounds (synchronous steps by messages, Xu et al.), async (Couturier et al.'s "
-       "processes), iterative (Jeannot & Vernier's application with balancing steps, algorithm = \"mr\"); auto: rounds on "
-       "sync, async on des",
-       {"auto", "rounds", "async", "iterative"}},
+       "node program that runs the policy (nnlb list: node programs): rounds (synchronous steps by messages, Xu et al.), "
+       "async (Couturier et al.'s processes), iterative (Jeannot & Vernier's application with balancing steps, algorithm = "
+       "\"mr\"); auto: the engine's default (rounds on sync and rounds, async on des, simgrid and mpi)",
+       agent_choices()},
       {"topology", Type::string, "torus:8x8", "graph spec (see `nnlb list`)", {}},
       {"algorithm", Type::string, "fos", "balancing policy (see `nnlb list`)", {}},
       {"port", Type::string, "all", "communication model: all-port or one-port step accounting", {"all", "one"}},

@@ -62,15 +62,14 @@ double horizon(const Scenario& s, const PreparedRun& p) {
 
 }  // namespace
 
-bool is_task_algorithm(const std::string& algorithm) { return algorithm == "dd" || algorithm == "ms" || algorithm == "ca"; }
+bool is_task_algorithm(const std::string& algorithm) {
+  const PolicyEntry* e = policy_catalog().find(algorithm);
+  return e != nullptr && e->program == "tasks";
+}
 
 std::string task_topology(const Scenario& s) {
   for (const char* key : {"topology", "load.init", "load.mode", "platform.latency", "platform.preset"})
     require(s.is_default(key), s, key, "does not apply to task scheduling (the cores are tasks.cores, the work tasks.init, the links' latency tasks.latency)");
-  const std::string engine = s.text("engine");
-  require(engine == "des" || engine == "simgrid" || engine == "mpi", s, "engine",
-          "task scheduling needs time: engine = \"des\" or \"simgrid\" (or \"mpi\" under mpirun)");
-  require(s.text("agent") == "auto", s, "agent", "task scheduling runs its own node programs: leave agent = \"auto\"");
   const std::int64_t cores = s.integer("tasks.cores");
   require(cores >= 2 && cores <= max_cores, s, "tasks.cores", "must be in 2 .. " + std::to_string(max_cores));
   return "complete:" + std::to_string(cores);
@@ -134,11 +133,12 @@ RunResult run_tasks(const Scenario& s, const PreparedRun& p, std::uint64_t engin
   EngineRun r = engine_run(s, p, *p.policy.program, initial, engine_seed);
   r.mode = LoadMode::real;
   r.nodes_key = "tasks.cores";
-  const double scale = s.text("engine") == "mpi" ? r.work_scale : 1.0;  // real seconds per second of work
+  const bool real = find_engine(s.text("engine"))->time == TimeModel::wall_seconds;
+  const double scale = real ? r.work_scale : 1.0;  // real seconds per second of work
   // Unless stop.time says otherwise, a horizon no schedule can need: every task one after the
   // other on the slowest core at the background's least share, plus a request's latency and the
   // master's service time for each task and core (and a minute on real ranks).
-  if (s.is_default("stop.time")) r.time_limit = s.text("engine") == "mpi" ? horizon(s, p) * std::max(1.0, scale) + 60 : horizon(s, p);
+  if (s.is_default("stop.time")) r.time_limit = real ? horizon(s, p) * std::max(1.0, scale) + 60 : horizon(s, p);
   // About 20 samples over the ideal schedule, and at most max_samples over the time limit.
   if (r.sample_period == 0) r.sample_period = std::max({lower_bound(p) * scale / 20, 1e-3, r.time_limit / max_samples});
   require(r.time_limit / r.sample_period <= max_samples, s, "output.sample_period",

@@ -61,7 +61,7 @@ struct InPort {
   std::array<Wire*, channel_count> got{};
 };
 
-struct SgNode : NodeState {
+struct SgNode : DrivenNode {
   sg4::Host* host = nullptr;
   std::vector<NeighborInfo> info;
   std::vector<OutPort> out;

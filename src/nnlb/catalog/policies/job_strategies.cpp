@@ -35,11 +35,13 @@ void register_job_strategies(PolicyCatalog& catalog) {
                  const double x = s.number("en.x", 1);
                  if (!(x >= 0 && x <= 1e6 && x == std::floor(x))) throw InputError({}, "en.x", "must be a whole number of hops >= 0");
                  return built(make_extended_neighbor(static_cast<std::uint32_t>(x)), {{"x", x}});
-               }});
+               },
+               .program = "jobs"});
   catalog.add({.name = "dasud",
                .summary = "DASUD: the most and least loaded hosts of the radius-1 domain balance, centre or not, Douglas & Harwood sec. 3.5",
                .help = {"engine = \"p2p\""},
-               .build = [](const PolicySpec&, const Topology&) { return built(make_dasud()); }});
+               .build = [](const PolicySpec&, const Topology&) { return built(make_dasud()); },
+               .program = "jobs"});
   catalog.add({.name = "pm",
                .summary = "Probabilistic migration x: EN 1, and a difference of one job moves with probability x, Douglas & Harwood sec. 3.6",
                .reads = {"pm.x"},
@@ -48,11 +50,13 @@ void register_job_strategies(PolicyCatalog& catalog) {
                .build = [](const PolicySpec& s, const Topology&) {
                  const double x = probability(s, "pm.x", 0.35);
                  return built(make_probabilistic_migration(x), {{"x", x}});
-               }});
+               },
+               .program = "jobs"});
   catalog.add({.name = "sid",
                .summary = "sender-initiated diffusion, discrete: ceil(difference / 2) jobs to the least loaded neighbour (over-migrates), Douglas & Harwood sec. 2.3",
                .help = {"engine = \"p2p\""},
-               .build = [](const PolicySpec&, const Topology&) { return built(make_sender_initiated()); }});
+               .build = [](const PolicySpec&, const Topology&) { return built(make_sender_initiated()); },
+               .program = "jobs"});
   catalog.add({.name = "push",
                .summary = "random push: above the threshold, one job to a random host with two fewer, Douglas & Harwood sec. 2.1",
                .reads = {"push.threshold"},
@@ -61,7 +65,8 @@ void register_job_strategies(PolicyCatalog& catalog) {
                .build = [](const PolicySpec& s, const Topology&) {
                  const double t = s.number("push.threshold", 1);
                  return built(make_random_push(t), {{"threshold", t}});
-               }});
+               },
+               .program = "jobs"});
   catalog.add({.name = "pull",
                .summary = "random pull: below the threshold, one job from a random host with two more, Douglas & Harwood sec. 2.1",
                .reads = {"pull.threshold"},
@@ -70,7 +75,8 @@ void register_job_strategies(PolicyCatalog& catalog) {
                .build = [](const PolicySpec& s, const Topology&) {
                  const double t = s.number("pull.threshold", 1);
                  return built(make_random_pull(t), {{"threshold", t}});
-               }});
+               },
+               .program = "jobs"});
 }
 
 }  // namespace nnlb

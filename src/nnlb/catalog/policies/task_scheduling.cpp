@@ -55,13 +55,15 @@ void register_task_scheduling(PolicyCatalog& catalog) {
                .reads = {"tasks.split"},
                .keys = {split},
                .help = {"tasks.split: block | cyclic | random | speed (default block)"},
-               .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::dd, s); }});
+               .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::dd, s); },
+               .program = "tasks"});
   catalog.add({.name = "ms",
                .summary = "master-slave: core 0 hands out tasks on request, Filipović & Krstajić 2016 sec. 2",
                .reads = {"tasks.batch", "tasks.service"},
                .keys = {batch, service},
                .help = {"tasks.batch: tasks per request (default 1); tasks.service: the master's seconds per request (default 0)"},
-               .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::ms, s); }});
+               .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::ms, s); },
+               .program = "tasks"});
   catalog.add({.name = "ca",
                .summary = "the combined algorithm: DD, stop at the first idle core, reports, DD or MS, Filipović & Krstajić 2016 sec. 3",
                .reads = {"tasks.split", "tasks.batch", "tasks.service", "ca.cores", "ca.similar_count", "ca.similar_duration", "ca.similar_speed",
@@ -77,7 +79,8 @@ void register_task_scheduling(PolicyCatalog& catalog) {
                         {PolicyKey::Type::number, "ca.similar_speed", "0.1",
                          "ca: MS2, the cluster is heterogeneous when the cores' speeds have (max - min) / mean above this"}},
                .help = {"tasks.split, tasks.batch as dd and ms; ca.cores (32), ca.similar_count, ca.similar_duration, ca.similar_speed (0.1); ca.rule_order: dd3-first | ms1-first"},
-               .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::ca, s); }});
+               .build = [](const PolicySpec& s, const Topology&) { return build(TaskAlgorithm::ca, s); },
+               .program = "tasks"});
 }
 
 }  // namespace nnlb

@@ -52,15 +52,23 @@ struct Fault {
   int copies = 1;
 };
 
+// A node as the driver keeps it: the core's node state, its idle and band times and whether it is
+// in the run. An engine's node derives from it and adds its links and mailboxes (one object, one
+// cache line's neighbourhood for a handler's bookkeeping).
+struct DrivenNode : NodeState {
+  NodeTimes times;
+  bool alive = true;
+};
+
 template <class Node>
-  requires std::derived_from<Node, NodeState>
+  requires std::derived_from<Node, DrivenNode>
 class Driver {
  public:
   // `speeds`: each node's (a joining node with a new id computes at node 0's speed); `seed`: of
   // the nodes' random streams.
   Driver(const RunRules& rules, Clock clock, bool integer, const InitialState& initial, std::vector<double> speeds, std::uint64_t seed)
-      : rules_(rules), clock_(clock), integer_(integer), seed_(seed), rule_{rules.band, load_grain(integer, initial)},
-        speeds_(std::move(speeds)), nodes_(initial.load.size()), times_(nodes_.size()), alive_(nodes_.size(), 1),
+      : rules_(rules), clock_(clock), integer_(integer), faulty_(rules.faults.any()), seed_(seed),
+        rule_{rules.band, load_grain(integer, initial)}, speeds_(std::move(speeds)), nodes_(initial.load.size()),
         live_(static_cast<NodeId>(nodes_.size())) {
     rngs_.reserve(nodes_.size());
     for (NodeId i = 0; i < nodes_.size(); ++i) ledger_.open(nodes_[i], initial, i), rngs_.emplace_back(seed, i);
@@ -73,13 +81,13 @@ class Driver {
   std::size_t size() const { return nodes_.size(); }
   Node& node(NodeId i) { return nodes_[i]; }
   const Node& node(NodeId i) const { return nodes_[i]; }
-  bool alive(NodeId i) const { return alive_[i] != 0; }
+  bool alive(NodeId i) const { return nodes_[i].alive; }
   NodeId live() const { return live_; }
   const BalanceRule& rule() const { return rule_; }
   double speed(NodeId i) const { return i < speeds_.size() ? speeds_[i] : speeds_[0]; }
   bool integer() const { return integer_; }
   Rng& rng(NodeId i) { return rngs_[i]; }
-  bool faulty() const { return rules_.faults.any(); }
+  bool faulty() const { return faulty_; }
   Tally& tally() { return tally_; }
   Ledger& ledger() { return ledger_; }
   Completions& completions() { return completions_; }
@@ -128,39 +136,40 @@ class Driver {
   }
   // Node i's idle and band bookkeeping after what it holds changed.
   void settle(NodeId i, double now) {
-    if (!alive_[i]) return;
-    const double held = nodes_[i].held();
-    in_band_ += times_[i].update(held, rule_.within(held, target(i, mean())), now);
+    Node& n = nodes_[i];
+    if (!n.alive) return;
+    const double held = n.held();
+    in_band_ += n.times.update(held, rule_.within(held, target(i, mean())), now);
   }
   // Every live node's band, after the total or the live nodes changed.
   void refresh_band(double now, bool initial = false) {
     const double m = mean();
     in_band_ = 0;
     for (NodeId i = 0; i < nodes_.size(); ++i) {
-      if (!alive_[i]) continue;
-      const bool band = rule_.within(nodes_[i].held(), target(i, m));
-      times_[i].reset(initial, nodes_[i].held(), band, now);
+      Node& n = nodes_[i];
+      if (!n.alive) continue;
+      const bool band = rule_.within(n.held(), target(i, m));
+      n.times.reset(initial, n.held(), band, now);
       in_band_ += band;
     }
   }
 
   // Node i leaves: it no longer counts (the engine has handed over what it held).
   void leave(NodeId i) {
-    alive_[i] = 0;
-    nodes_[i].agent.reset();
-    if (times_[i].in_band) --in_band_;
-    times_[i].in_band = false;
+    Node& n = nodes_[i];
+    n.alive = false;
+    n.agent.reset();
+    if (n.times.in_band) --in_band_;
+    n.times.in_band = false;
     --live_;
     live_speed_ -= speed(i);
   }
   // Node i joins at `now`, holding nothing: an id that left, or the next new one.
   Node& join(NodeId i, double now) {
-    if (i == nodes_.size()) nodes_.emplace_back(), times_.emplace_back(), alive_.push_back(0), rngs_.emplace_back(seed_, i);
+    if (i == nodes_.size()) nodes_.emplace_back(), rngs_.emplace_back(seed_, i);
     nodes_[i] = Node{};
-    times_[i] = NodeTimes{};
-    times_[i].idle = true;
-    times_[i].idle_since = now;
-    alive_[i] = 1;
+    nodes_[i].times.idle = true;
+    nodes_[i].times.idle_since = now;
     ++live_;
     live_speed_ += speed(i);
     return nodes_[i];
@@ -194,7 +203,7 @@ class Driver {
   }
   // The stop decision after an event or a round; `next`: when the engine's next event is due.
   template <Transport E>
-  std::optional<StopReason> after(const E& e, double next = -std::numeric_limits<double>::infinity()) {
+  [[gnu::always_inline]] std::optional<StopReason> after(const E& e, double next = -std::numeric_limits<double>::infinity()) {
     RunMoment m;
     m.now = e.now();
     m.rounds = round_;
@@ -229,8 +238,8 @@ class Driver {
     } else {
       TimeMetrics tm;
       tm.time = e.now();
-      for (NodeId i = 0; i < nodes_.size(); ++i)
-        if (alive_[i]) accumulate(tm, times_[i], e.now());
+      for (const Node& n : nodes_)
+        if (n.alive) accumulate(tm, n.times, e.now());
       average(tm, live_);
       tm.data_transferred = sum.initial_total != 0 ? tally_.moved() / sum.initial_total : 0.0;
       tally_.close(tm);
@@ -253,7 +262,7 @@ class Driver {
   void live_loads(std::vector<double>& held, std::vector<double>& shares) const {
     held.reserve(live_);
     for (NodeId i = 0; i < nodes_.size(); ++i)
-      if (alive_[i]) {
+      if (nodes_[i].alive) {
         held.push_back(nodes_[i].held());
         if (relative_) shares.push_back(speed(i) / live_speed_);
       }
@@ -289,14 +298,13 @@ class Driver {
   const RunRules rules_;
   const Clock clock_;
   const bool integer_;
+  const bool faulty_;
   const std::uint64_t seed_;
   const BalanceRule rule_;
   std::vector<double> speeds_;
   bool relative_ = false;  // speeds differ: targets relative to speed
   double live_speed_ = 0;  // sum of the live nodes' speeds
   std::vector<Node> nodes_;
-  std::vector<NodeTimes> times_;
-  std::vector<char> alive_;
   std::vector<Rng> rngs_;
   NodeId live_ = 0, in_band_ = 0;
   Ledger ledger_;

@@ -39,7 +39,7 @@ struct RunMoment {
 
 // The one stop rule. Reasons that need statistics hold only at a sample; the order settles
 // moments where several hold (a target reached before a limit).
-inline std::optional<StopReason> decide(const StopRules& r, const RunMoment& m) {
+[[gnu::always_inline]] inline std::optional<StopReason> decide(const StopRules& r, const RunMoment& m) {
   const LoadStats* st = m.sample;
   if (m.diverged) return StopReason::diverged;
   if (st && r.imbalance && st->imbalance <= *r.imbalance) return StopReason::imbalance;

@@ -78,7 +78,7 @@ struct Mailboxes {
 };
 
 // The core's node, with this engine's links.
-struct DesNode : NodeState {
+struct DesNode : DrivenNode {
   Ports ports;
   // The event sequence number when this node started: a timer or an item's end set by an earlier
   // node of the same id (one that left) is older and never reaches this one.

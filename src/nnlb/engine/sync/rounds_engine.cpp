@@ -24,7 +24,7 @@ struct Timer {
 };
 
 // The core's node, with its inboxes and timers.
-struct RoundNode : NodeState {
+struct RoundNode : DrivenNode {
   std::vector<Envelope> inbox[channel_count];  // arrived, not yet taken
   std::vector<Timer> timers;                 // in the order they were set
   std::uint32_t fresh[channel_count] = {};   // arrived this round: Agent::arrived still to call

@@ -1,0 +1,74 @@
+#include "nnlb/experiment/run_memory.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "nnlb/engine/registry.hpp"
+#include "nnlb/experiment/key_checks.hpp"
+#include "nnlb/experiment/p2p_run.hpp"
+#include "nnlb/experiment/scenario_checks.hpp"
+#include "nnlb/experiment/task_run.hpp"
+#include "nnlb/spectral/spectrum.hpp"
+
+namespace nnlb {
+
+MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const MemoryUse& use) {
+  const EngineEntry* engine = find_engine(s.text("engine"));
+  // Timed engines sample every period (mpi as des does); round engines every round.
+  const bool des = engine != nullptr && (engine->time == TimeModel::simulated_seconds || engine->time == TimeModel::wall_seconds);
+  MemoryEstimate m;
+  const std::string smaller = "use a smaller topology";
+  m.add("graph", "topology", smaller, size.build_bytes());
+  if (use.analysis) {
+    m.add("spectrum", "topology", smaller, spectrum_memory_bytes(size.nodes, size.slots()));
+    return m;
+  }
+  if (s.text("platform.preset") != "none" || s.is_set("platform.file"))
+    m.add("platform", "topology", smaller, 2 * sizeof(double) * size.slots() + sizeof(double) * size.nodes);  // per-slot links, speeds
+  if (is_task_algorithm(s.text("algorithm")))
+    m.add("tasks", "tasks.init", "run fewer tasks", 160 * task_count_bound(s));  // held, in the recounts, completed
+  if (is_job_strategy(s.text("algorithm"))) {
+    // Per job: host, position, phase, work, clock, iterations and its list entry (p2p), or an
+    // item held, in flight and in the recounts (des, mpi); the guest graph's CSR.
+    const TopologySize guest = topology_size(located(s, "guest.graph", [&] { return parse_topology(s.text("guest.graph"), s.base_dir()); }));
+    m.add("jobs", "guest.graph", "use a smaller guest graph", guest.build_bytes() + 96 * guest.nodes);
+    if (engine != nullptr && !engine->runs_programs) {  // the loosely-synchronous engine's own loop
+      m.add("hosts", "topology", smaller, p2p_memory_bytes(s, size.nodes));  // adjacency, scratch, the series
+      return m;
+    }
+  }
+  // Node programs: agents and mailboxes (and on simgrid actors).
+  const EngineEntry::Cost cost = running_engine(s).memory;
+  m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
+  if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
+      s.number("async.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
+    // A link holds what its sender sent within one latency: about a control and a data message
+    // (64 bytes each) a balancing period.
+    const double on_a_link = std::min(s.number("platform.latency"), s.number("stop.time")) / s.number("async.lb_period") + 1;
+    m.add("messages in flight", "platform.latency",
+          "a link holds platform.latency / async.lb_period messages at once: use a shorter latency or a longer period",
+          2 * 64 * on_a_link * static_cast<double>(size.slots()));
+  }
+  double samples = 0;
+  if (des) {
+    const double period = s.number("output.sample_period") > 0 ? s.number("output.sample_period") : 10 * s.number("async.lb_period");
+    samples = s.number("stop.time") / period + 2;
+  } else {
+    samples = static_cast<double>(s.integer("stop.steps")) + 2;
+  }
+  const auto series_every = s.integer("output.series_every");
+  if (!des && series_every > 0)
+    m.add("series", "output.series_every", "record the series less often (output.series_every) or lower stop.steps",
+          samples / static_cast<double>(series_every) * sizeof(StepRecord));
+  // A timed engine keeps every sample: a row, and its JSON text and tree in the record (about
+  // 512 bytes in all, measured on des records).
+  if (des && series_every > 0)
+    m.add("series", "output.sample_period", "sample less often (output.sample_period), lower stop.time, or set output.series_every = 0",
+          samples * 512);
+  if (const auto every = s.integer("output.load_history"); every > 0)
+    m.add("load history", "output.load_history", "record every node's load less often (output.load_history) or not at all",
+          (des ? samples : samples / static_cast<double>(every)) * size.nodes * sizeof(double));
+  return m;
+}
+
+}  // namespace nnlb
