@@ -56,7 +56,6 @@ class ToyRun {
       }
       const Due d = due_.top();
       due_.pop();
-      ++events_;
       if (d.kind == Due::Kind::letter) {
         const Channel c = letters_[d.tag].channel;
         driver_.node(d.node).mailbox[static_cast<std::size_t>(c)].push_back(std::move(letters_[d.tag]));
@@ -68,9 +67,8 @@ class ToyRun {
     }
   }
 
-  // --- what the driver sees: the clock, the work done, what is left, what is in flight ---
+  // --- what the driver sees: the clock, what is left, what is in flight ---
   double now() const { return now_; }
-  std::uint64_t events() const { return events_; }
   bool quiet() const { return due_.empty(); }
   void count_in_flight(Ledger::Count& c) const {
     for (NodeId i = 0; i < g_.num_nodes(); ++i)
@@ -124,7 +122,7 @@ class ToyRun {
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
   double now_ = 0;
-  std::uint64_t seq_ = 0, events_ = 0;
+  std::uint64_t seq_ = 0;
 };
 
 // The one registration.

@@ -14,8 +14,9 @@ json summary_json(const RunSummary& m) {
   json j = {{"stop_reason", std::string(name(m.stop_reason))},
             {"balanced", m.balanced},
             {"steps_to_balance", m.steps_to_balance ? json(*m.steps_to_balance) : json(nullptr)},
-            {"rounds", m.rounds},
-            {"steps", m.steps},
+            // Rounds and steps are counted by the engines of rounds and time units; a timed engine has none.
+            {"rounds", m.timing ? json(nullptr) : json(m.rounds)},
+            {"steps", m.timing ? json(nullptr) : json(m.steps)},
             {"initial_imbalance", m.initial_imbalance},
             {"final_imbalance", m.final_imbalance},
             {"final_stddev", m.final_stddev},

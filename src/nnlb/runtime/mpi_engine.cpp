@@ -52,7 +52,7 @@ struct NodeReport {
   double busy = 0, last_completion = 0;
   double idle = 0, band_entry = 0;  // its idle time and its last entry into the band (core/node_times.hpp)
   double finished_at = -1, detected_at = -1;  // -1: never
-  std::uint64_t completed = 0, control_messages = 0, data_messages = 0;
+  std::uint64_t completed = 0, control_messages = 0, data_messages = 0, handlers = 0;
 };
 
 // A rank's Context::note, gathered on rank 0.
@@ -331,6 +331,7 @@ class MpiRun {
     mine.detected_at = tally.detected_at().value_or(-1);
     mine.completed = node_.completions().ids.size();
     mine.control_messages = tally.messages(Channel::control), mine.data_messages = tally.messages(Channel::data);
+    mine.handlers = node_.handlers();
     std::vector<NodeReport> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
     MPI_Gather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, 0, comm_);
     const std::vector<std::uint64_t> every_id = gather(own.items);
@@ -373,6 +374,7 @@ class MpiRun {
       tm.max_convergence_time = std::max(tm.max_convergence_time, n.band_entry);
       tm.control_messages += n.control_messages;
       tm.data_messages += n.data_messages;
+      tm.events += n.handlers;
       final_load[q] = n.held;
       first[q] = n.start_held;
       initial_total += n.start_added;
@@ -392,7 +394,6 @@ class MpiRun {
     if (work.completed > 0) sum.work = std::move(work);
     average(tm, all.size());
     tm.time = end_time_;
-    tm.events = tm.control_messages + tm.data_messages;
     tm.data_transferred = initial_total != 0 ? moved / initial_total : 0.0;
     sum.timing = tm;
     for (const NoteReport& n : every_note) sum.notes[n.name] = n.value;  // in rank order: the highest rank's note of a name stays

@@ -31,6 +31,7 @@ void RankNode::start(double t0) {
   t0_ = t0;
   node_.agent = setup_.program->make_agent(self_);
   ctx_.bind(self_);
+  ++handlers_;
   node_.agent->start(ctx_);
 }
 
@@ -80,7 +81,7 @@ void RankNode::receive(const MPI_Status& status, bool deliver) {
   ++received_;
   const auto c = static_cast<std::size_t>(d.channel);
   mailbox_[c].push_back(std::move(d));
-  if (deliver && notify_[c]) node_.agent->arrived(ctx_, static_cast<Channel>(c));
+  if (deliver && notify_[c]) ++handlers_, node_.agent->arrived(ctx_, static_cast<Channel>(c));
 }
 
 bool RankNode::fire_timers() {
@@ -88,6 +89,7 @@ bool RankNode::fire_timers() {
   while (!timers_.empty() && timers_.top().at <= now() && !executing()) {
     const Timer t = timers_.top();
     timers_.pop();
+    ++handlers_;
     node_.agent->timer(ctx_, t.tag);
     any = true;
   }
@@ -147,6 +149,7 @@ void RankNode::reap_sends() {
 
 void RankNode::complete() {
   completions_.complete(node_.execution, now());
+  ++handlers_;
   node_.agent->timer(ctx_, node_.execution.tag);
 }
 
@@ -170,7 +173,7 @@ void RankNode::settle() {
 
 void RankNode::renotify() {
   for (std::size_t c = 0; c < channel_count; ++c)
-    if (!mailbox_[c].empty() && notify_[c]) node_.agent->arrived(ctx_, static_cast<Channel>(c));
+    if (!mailbox_[c].empty() && notify_[c]) ++handlers_, node_.agent->arrived(ctx_, static_cast<Channel>(c));
 }
 
 Port RankNode::port_of(NodeId from) const {

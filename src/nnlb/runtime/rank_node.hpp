@@ -84,6 +84,7 @@ class RankNode {
   std::uint64_t sent() const { return sent_; }          // messages put on the wire (duplicates twice)
   std::uint64_t received() const { return received_; }
   std::uint64_t lost() const { return lost_; }          // fault injection: load-carrying messages dropped
+  std::uint64_t handlers() const { return handlers_; }  // the program's handlers run (the record's events)
   const Tally& tally() const { return tally_; }
   const Completions& completions() const { return completions_; }
   double added() const { return added_; }               // Context::add_load, in all
@@ -161,7 +162,7 @@ class RankNode {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
   std::deque<PendingSend> sends_;
-  std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0;
+  std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0, handlers_ = 0;
   Tally tally_;
   Completions completions_;
   double t0_ = 0, added_ = 0;

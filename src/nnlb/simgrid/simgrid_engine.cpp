@@ -147,7 +147,6 @@ class SimgridRun {
 
   Driver<SgNode>& driver() { return driver_; }
   double now() const { return halted_ ? stop_time_ : sg4::Engine::get_clock(); }
-  std::uint64_t events() const { return events_; }
   // No timer, no item in hand, no message of a notifying channel on its way (messages of a silent
   // channel wake no one).
   bool quiet() const { return timers_ == 0 && executing_ == 0 && notifying_in_flight_ == 0; }
@@ -248,7 +247,6 @@ class SimgridRun {
       // One wait over the node's gets and its execution, until its next timer.
       const double wake = next_wake(n);
       const ssize_t k = sg4::Activity::wait_any_for(n.waiting, wake < never ? std::max(0.0, wake - now()) : -1.0);
-      ++events_;
       // Woken by the timeout, the wake is due even where SimGrid's clock is a rounding short of it.
       const double due = k < 0 ? std::max(now(), wake) : now();
       if (k < 0) {
@@ -446,7 +444,7 @@ class SimgridRun {
   std::vector<Item> taken_items_;
   NodeContext<SimgridRun> ctx_;
   std::size_t started_ = 0;
-  std::uint64_t timers_ = 0, executing_ = 0, notifying_in_flight_ = 0, events_ = 0;
+  std::uint64_t timers_ = 0, executing_ = 0, notifying_in_flight_ = 0;
   std::optional<StopReason> reason_;
   bool halted_ = false;
   double stop_time_ = 0;

@@ -140,7 +140,6 @@ class DesRun {
       if (const auto stop = driver_.after(*this, queue_.next_time())) return finish(*stop);
       const Event e = queue_.pop();
       now_ = e.time;
-      ++events_;
       if (e.kind >= first_timer) {
         if (mine(e)) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
       } else if (e.kind == arrival_event) {
@@ -168,7 +167,6 @@ class DesRun {
 
   Driver<DesNode>& driver() { return driver_; }
   double now() const { return now_; }
-  std::uint64_t events() const { return events_; }
   // Nothing left to happen: the driver's wake-up is the only event, and no listed change is due.
   bool quiet() const { return queue_.size() == 1 && next_change_ == changes_.size(); }
   // Every message on a live wire or in a mailbox (delivered or not).
@@ -234,7 +232,6 @@ class DesRun {
       taken_[got++] = w.msg;
     }
     box.resize(kept);
-    if (!notify_[c]) events_ += got;  // their deliveries
     return {taken_.data(), got};
   }
 
@@ -588,7 +585,6 @@ class DesRun {
   double now_ = 0;
   std::uint32_t next_change_ = 0;
   std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
-  std::uint64_t events_ = 0;
   std::vector<std::vector<StepSnapshot>> replayed_;  // a trace's steps as the replay took them
 };
 }  // namespace

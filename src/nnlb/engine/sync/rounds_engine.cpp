@@ -90,7 +90,6 @@ class RoundsRun {
   // --- what the driver sees ---
   Driver<RoundNode>& driver() { return driver_; }
   double now() const { return static_cast<double>(round_); }
-  std::uint64_t events() const { return round_; }
   // No message sent and not yet delivered, no timer pending.
   bool quiet() const {
     for (const Lane& lane : lanes_)
