@@ -58,6 +58,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .honours = {"port", "de.sweep_cost", "invocation", "threshold.", "workload.", "stop.steps", "stop.band", "stop.imbalance",
                                   "stop.quiescent", "stop.spread", "output.load_history", "output.series_every"},
                       .except = {},
+                      .ignores = {"platform.latency", "platform.bandwidth"},
                       .run = {},
                       .unavailable = {}});
   registry.push_back({.name = "rounds",
@@ -70,6 +71,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .memory = {512, 512},
                       .honours = {"stop.steps", "stop.band", "output.series_every"},
                       .except = {},
+                      .ignores = {"platform.latency", "platform.bandwidth"},
                       .run = run_rounds_engine,
                       .unavailable = {}});
   registry.push_back({.name = "des",
@@ -93,6 +95,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .items = true,
                       .honours = {"p2p.", "churn.", "guest.", "stop.time", "stop.band"},
                       .except = {},
+                      .ignores = {"platform.speed", "platform.preset", "platform.latency", "platform.bandwidth", "platform.file"},
                       .run = {},
                       .unavailable = {}});
   // Real ranks under mpirun: the runtime attaches its runner when it can run (src/cli/main.cpp).

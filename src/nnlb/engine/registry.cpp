@@ -30,6 +30,10 @@ bool EngineEntry::honours_key(std::string_view key) const {
   return std::any_of(honours.begin(), honours.end(), match) && std::none_of(except.begin(), except.end(), match);
 }
 
+bool EngineEntry::ignores_key(std::string_view key) const {
+  return std::any_of(ignores.begin(), ignores.end(), [&](const std::string& e) { return names(e, key); });
+}
+
 void register_engine(EngineEntry entry) {
   auto& r = registry();
   const auto same = std::find_if(r.begin(), r.end(), [&](const EngineEntry& e) { return e.name == entry.name; });

@@ -128,10 +128,14 @@ struct EngineEntry {
   std::vector<std::string> honours;
   // Keys of an honoured family it does not honour.
   std::vector<std::string> except;
+  // Keys every engine could read that this one never does (links in an engine whose rounds take
+  // no time): set, they are refused with one line.
+  std::vector<std::string> ignores;
   std::function<RunResult(const EngineRun&)> run;  // null: driven by the experiment layer, or not available here
   std::string unavailable;  // with no runner: why (one line), for an engine that runs programs
 
   bool honours_key(std::string_view key) const;
+  bool ignores_key(std::string_view key) const;
 };
 
 // A platform file in an engine's own format (a SimGrid XML platform for "simgrid") and how the

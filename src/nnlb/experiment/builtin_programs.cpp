@@ -49,6 +49,7 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       .summary = "Douglas & Harwood's job strategies over a guest graph (algorithm = en, dasud, pm, sid, push, pull)",
                       .reads = {"guest."},
                       .uses = {"async.lb_period", "message.control_bytes"},
+                      .ignores = {"load.mode", "load.init"},  // the jobs of the guest graph are the load
                       .needs = messages | items | timers,
                       .hears_churn = true,
                       .by_agent = false});
@@ -57,6 +58,9 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       .reads = {"tasks."},
                       .except = {"tasks.latency", "tasks.background"},
                       .uses = {"tasks.latency", "tasks.background"},
+                      // a task run ends with nothing held (no band to be in), its requests are
+                      // control messages only (no data lane to separate), its links cost tasks.latency
+                      .ignores = {"stop.band", "des.separate_control", "platform.bandwidth"},
                       .needs = messages | items | execute | timers,
                       .needs_seconds = true,
                       .application = true,

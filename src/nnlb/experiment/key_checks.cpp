@@ -86,6 +86,10 @@ void check_engine_keys(const Scenario& s) {
         if (e.honours_key(key.name)) readers += (readers.empty() ? "" : ", ") + e.name;
       throw InputError(s.source(), key.name, "is not honoured by " + runs + " (engines that read it: " + readers + ")");
     }
+    if (engine.ignores_key(key.name))
+      throw InputError(s.source(), key.name, "means nothing on " + runs + " (" + engine.summary + ")");
+    if (program.ignores_key(key.name) || (key.name.starts_with("churn.") && !program.hears_churn))
+      throw InputError(s.source(), key.name, "means nothing to the program that runs (" + program.name + ": " + program.summary + ")");
     if (engine.runs_programs && program_key(key.name) && !program.reads_key(key.name) && !program.uses_key(key.name)) {
       std::string readers;
       for (const ProgramEntry& p : programs())
@@ -121,6 +125,13 @@ void check_dependent_keys(const Scenario& s) {
       {"app.lb_every_max", "agent", "iterative"},
       {"async.quiet_every_max", "async.detection", "continuous"},
   };
+  require(s.is_default("app.k") || s.text("app.cost_benefit") != "off", s, "app.k",
+          "applies only with app.cost_benefit = \"constant\", \"decreasing\" or \"adaptive\" (k weighs the benefit)");
+  require(s.is_default("churn.repair") || s.is_set("churn.half_life") || !s.is_default("churn.events"), s, "churn.repair",
+          "applies only with churn (churn.half_life or churn.events)");
+  // Keys of a replayed trace: nothing to apply them to without one.
+  for (const char* key : {"load.trace_choice", "load.trace_steps"})
+    require(s.is_default(key) || s.is_set("load.trace"), s, key, "applies only with load.trace");
   for (const Dependent& d : dependents) {
     const auto& keys = scenario_keys();
     const auto info = std::find_if(keys.begin(), keys.end(), [&](const KeyInfo& k) { return k.name == d.key; });
@@ -154,10 +165,20 @@ void check_des_periods(const Scenario& s) {
   bound("output.sample_period", 1e6, "samples");
 }
 
+// An application runs to its own end (its last iteration, its last task): a spread target would
+// cut it short, and the stall rule is a balancer's.
+void check_application_keys(const Scenario& s) {
+  const ProgramEntry& program = running_program(s);
+  if (!program.application) return;
+  for (const char* key : {"stop.spread", "stop.stall"})
+    require(!s.is_set(key), s, key, "does not apply to the " + program.name + " program, which runs to its own end (" + program.summary + ")");
+}
+
 }  // namespace
 
 void check_scenario_keys(const Scenario& s) {
   check_engine_keys(s);
+  check_application_keys(s);
   stall_limit(s);
   check_dependent_keys(s);
   if (const EngineEntry* e = find_engine(s.text("engine")); e != nullptr && e->honours_key("async.lb_period")) check_des_periods(s);

@@ -29,6 +29,10 @@ bool ProgramEntry::reads_key(std::string_view key) const {
   return std::any_of(reads.begin(), reads.end(), match) && std::none_of(except.begin(), except.end(), match);
 }
 
+bool ProgramEntry::ignores_key(std::string_view key) const {
+  return std::any_of(ignores.begin(), ignores.end(), [&](const std::string& p) { return matches(p, key); });
+}
+
 bool ProgramEntry::uses_key(std::string_view key) const {
   return std::any_of(uses.begin(), uses.end(), [&](const std::string& p) { return matches(p, key); });
 }

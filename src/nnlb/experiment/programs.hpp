@@ -35,6 +35,8 @@ struct ProgramEntry {
   std::vector<std::string> except;
   // Keys of an engine it reads where the engine that runs it honours them (async.*, message.*).
   std::vector<std::string> uses;
+  // Keys that mean nothing to it (the initial load of a job run, the band of a task run): refused.
+  std::vector<std::string> ignores;
   std::uint32_t needs = 0;         // Capability bits (engine/registry.hpp) an engine must provide
   bool needs_seconds = false;      // it needs an engine whose clock counts seconds
   bool application = false;        // it runs to its own end: a balanced state ends no run
@@ -47,6 +49,7 @@ struct ProgramEntry {
 
   bool reads_key(std::string_view key) const;
   bool uses_key(std::string_view key) const;
+  bool ignores_key(std::string_view key) const;
 };
 
 void register_program(ProgramEntry entry);

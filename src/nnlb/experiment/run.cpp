@@ -77,7 +77,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   if (p.policy.program || p.policy.domain) return p;
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
-  require((!s.is_set("shaker.kappa") && !s.is_set("shaker.p")) || p.mode == LoadMode::integer, s, "shaker.kappa",
+  require((!s.is_set("shaker.kappa") && !s.is_set("shaker.p")) || p.mode == LoadMode::integer, s, s.is_set("shaker.kappa") ? "shaker.kappa" : "shaker.p",
           "the shaker moves whole units: it needs load.mode = \"integer\"");
   return p;
 }

@@ -225,6 +225,10 @@ class SimgridRun {
       body();
     } catch (const simgrid::ForcefulKillException&) {
       throw;
+    } catch (const simgrid::CancelException&) {
+      if (halted_) return;  // the stop cancelled what this actor waited for: it ends with the run
+      error_ = std::current_exception();
+      halt();
     } catch (...) {
       error_ = std::current_exception();
       halt();
@@ -309,6 +313,10 @@ class SimgridRun {
     if (halted_) return;
     halted_ = true;
     stop_time_ = sg4::Engine::get_clock();
+    // An execution under way is cancelled first: killing an actor inside one ends the simulation
+    // (SimGrid 3.32 aborts with an ImpossibleError, seen on a task run stopped by stop.time).
+    for (NodeId i = 0; i < g_.num_nodes(); ++i)
+      if (SgNode& n = driver_.node(i); n.exec && n.exec->get_state() == sg4::Activity::State::STARTED) n.exec->cancel();
     sg4::Actor::kill_all();
   }
 
