@@ -1,6 +1,7 @@
-// A toy engine: what an engine is, in one file and one registration. Its clock counts whole
-// time units; its transport delivers every message one unit after it was sent, in the order sent;
-// its timers fire in order of time; an item's work takes weight x reference_speed / speed units.
+// A toy engine: what an engine is, in one file and one registration. Its clock counts seconds;
+// its transport delivers every message its link's latency after it was sent, in the order sent
+// (no bandwidth); its timers fire in order of time; an item's work takes weight x
+// reference_speed / speed seconds, rounded up to whole ones.
 // The nodes, the stop rules, the samples and the record are the driver's (engine/core/driver.hpp),
 // and the conformance tests (conformance.cpp) run on it as on every engine.
 #include <cmath>
@@ -93,7 +94,7 @@ class ToyRun {
     l.msg = {Port(g_.reverse(s) - g_.first_slot(l.to)), i, tag, std::uint32_t(l.items.size()), cargo.load * f.factor, value};
     for (int k = 0; k < f.copies && !f.lost; ++k) {
       letters_.push_back(l);
-      push(now_ + 1, Due::Kind::letter, l.to, std::uint32_t(letters_.size() - 1));
+      push(now_ + r_.platform.link_latency(s), Due::Kind::letter, l.to, std::uint32_t(letters_.size() - 1));
     }
   }
 
@@ -128,7 +129,7 @@ class ToyRun {
 // The one registration.
 const bool registered = [] {
   register_engine({.name = "toy",
-                   .summary = "tests only: messages take one time unit, in the order sent",
+                   .summary = "tests only: messages take their link's latency, in the order sent",
                    .time = TimeModel::simulated_seconds,
                    .default_program = "async",
                    .items = true,
