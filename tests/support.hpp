@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,26 @@ inline RunRecord run_sets(const std::vector<std::string>& sets, std::uint64_t se
 
 // The record's summary, as written.
 inline nlohmann::json summary(const RunRecord& r) { return to_json(r)["summary"]; }
+
+// A valid value away from the key's default, to set it: `chosen` where it names the key, else
+// another of its choices, the other boolean, one more, twice the default, or 1.
+inline std::string sample_value(const KeyInfo& k, const std::map<std::string, std::string>& chosen = {}) {
+  static const std::map<std::string, std::string> text = {{"guest.graph", "ring:8"},        {"guest.mapping", "block"},
+                                                          {"churn.events", "leave@5"},      {"tasks.background", "random:0.5,1,10"},
+                                                          {"tasks.init", "uniform:8,1,2"}};
+  if (const auto it = chosen.find(k.name); it != chosen.end()) return it->second;
+  if (const auto it = text.find(k.name); it != text.end()) return it->second;
+  for (const std::string& c : k.choices)
+    if (c != k.default_value) return c;
+  switch (k.type) {
+    case KeyInfo::Type::boolean:
+      return k.default_value == true ? "false" : "true";
+    case KeyInfo::Type::integer:
+      return k.default_value.is_null() ? "2" : std::to_string(k.default_value.get<std::int64_t>() + 1);
+    default:
+      return k.default_value.is_number() && k.default_value.get<double>() != 0 ? std::to_string(k.default_value.get<double>() * 2) : "1";
+  }
+}
 
 // Whether a run with these settings is refused with an InputError whose line holds `needle`.
 inline bool refused(const std::vector<std::string>& sets, const std::string& needle) {

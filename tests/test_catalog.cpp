@@ -12,6 +12,7 @@
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/model/topology.hpp"
 #include "nnlb/util/error.hpp"
+#include "support.hpp"
 
 namespace nnlb {
 namespace {
@@ -57,24 +58,7 @@ TEST(Catalog, AKeyThePolicyDoesNotReadIsRefused) {
 namespace nnlb {
 namespace {
 
-// A valid value away from the key's default, to set it.
-std::string sample_value(const KeyInfo& k) {
-  static const std::map<std::string, std::string> text = {{"guest.graph", "ring:8"},        {"guest.mapping", "block"},
-                                                          {"churn.events", "leave@5"},      {"tasks.background", "random:0.5,1,10"},
-                                                          {"tasks.init", "uniform:8,1,2"}};
-  if (const auto it = text.find(k.name); it != text.end()) return it->second;
-  if (!k.choices.empty())
-    for (const std::string& c : k.choices)
-      if (c != k.default_value) return c;
-  switch (k.type) {
-    case KeyInfo::Type::boolean:
-      return k.default_value == true ? "false" : "true";
-    case KeyInfo::Type::integer:
-      return k.default_value.is_null() ? "2" : std::to_string(k.default_value.get<std::int64_t>() + 1);
-    default:
-      return k.default_value.is_number() && k.default_value.get<double>() != 0 ? std::to_string(k.default_value.get<double>() * 2) : "1";
-  }
-}
+using test::sample_value;
 
 TEST(EngineRegistry, EveryEngineSpecificKeyIsHonouredOrRefusedByNameOnEveryEngine) {
   std::size_t refused = 0, honoured = 0;

@@ -15,6 +15,7 @@
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/util/error.hpp"
+#include "support.hpp"
 
 namespace nnlb {
 namespace {
@@ -51,17 +52,7 @@ std::string changed(const KeyInfo& k) {
       {"async.compute_chunk", "0.01"}, {"message.control_bytes", "1e6"},  {"app.k", "0.001"},
       {"app.work_per_unit", "1e8"},
   };
-  if (const auto it = chosen.find(k.name); it != chosen.end()) return it->second;
-  for (const std::string& c : k.choices)
-    if (c != k.default_value) return c;
-  switch (k.type) {
-    case KeyInfo::Type::boolean:
-      return k.default_value == true ? "false" : "true";
-    case KeyInfo::Type::integer:
-      return k.default_value.is_null() ? "2" : std::to_string(k.default_value.get<std::int64_t>() + 1);
-    default:
-      return k.default_value.is_number() && k.default_value.get<double>() != 0 ? std::to_string(k.default_value.get<double>() * 2) : "0.5";
-  }
+  return test::sample_value(k, chosen);
 }
 
 // The record without the echo of its scenario: what a run produced.
