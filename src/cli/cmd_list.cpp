@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "nnlb/catalog/registry.hpp"
@@ -27,6 +28,7 @@ Action add_list(CLI::App&) {
       fmt::print("         time: {}{}; its own keys: {}\n", time_names[static_cast<int>(e.time)],
                  e.default_time_limit > 0 ? fmt::format(", stop.time default {:g} s", e.default_time_limit) : "", keys);
       if (!e.programs_on.empty()) fmt::print("         node programs run on: {}\n", e.programs_on);
+      if (!e.ignores.empty()) fmt::print("         refuses, as meaning nothing here: {}\n", fmt::join(e.ignores, ", "));
     }
     fmt::print("\nNode programs (chosen by agent and algorithm):\n");
     for (const ProgramEntry& p : programs()) {

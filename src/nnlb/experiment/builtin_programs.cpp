@@ -54,7 +54,7 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       .hears_churn = true,
                       .by_agent = false});
   registry.push_back({.name = "tasks",
-                      .summary = "Filipovic & Krstajic's task programs (algorithm = dd, ms, ca)",
+                      .summary = "Filipović & Krstajić's task programs (algorithm = dd, ms, ca)",
                       .reads = {"tasks."},
                       .except = {"tasks.latency", "tasks.background"},
                       .uses = {"tasks.latency", "tasks.background"},
