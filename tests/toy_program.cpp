@@ -41,6 +41,7 @@ class OneStepProgram final : public Program {
 const bool registered = [] {
   register_program({.name = "toy-one-step",
                     .summary = "tests only: one diffusion step on the initial loads, then the end",
+                    .label = "one diffusion step",
                     .needs = messages,
                     .application = true,
                     .make = [](const ProgramSetup&) -> std::unique_ptr<Program> { return std::make_unique<OneStepProgram>(); }});

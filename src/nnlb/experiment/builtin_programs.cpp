@@ -16,6 +16,7 @@ namespace nnlb {
 void register_builtin_programs(std::vector<ProgramEntry>& registry) {
   registry.push_back({.name = "async",
                       .summary = "Couturier et al.'s asynchronous balancer: a balancing and a computing process per node",
+                      .label = "asynchronous balancer",
                       .uses = {"async.", "message."},
                       .needs = messages | items | timers,
                       .hears_churn = true,
@@ -25,6 +26,7 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       }});
   registry.push_back({.name = "rounds",
                       .summary = "Xu et al.'s synchronous steps as messages, in rounds",
+                      .label = "synchronous rounds as messages",
                       .uses = {"message."},
                       .needs = messages | timers,
                       .make = [](const ProgramSetup& p) -> std::unique_ptr<Program> {
@@ -35,6 +37,7 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       }});
   registry.push_back({.name = "iterative",
                       .summary = "Jeannot & Vernier's iterative application, balancing with M_r",
+                      .label = "iterative application",
                       .reads = {"app.", "workload."},
                       .uses = {"message."},
                       .needs = messages | timers | add_load | detection,
@@ -47,6 +50,7 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       }});
   registry.push_back({.name = "jobs",
                       .summary = "Douglas & Harwood's job strategies over a guest graph (algorithm = en, dasud, pm, sid, push, pull)",
+                      .label = "job strategy",
                       .reads = {"guest."},
                       .uses = {"async.lb_period", "message.control_bytes"},
                       .ignores = {"load.mode", "load.init"},  // the jobs of the guest graph are the load
@@ -55,6 +59,7 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       .by_agent = false});
   registry.push_back({.name = "tasks",
                       .summary = "Filipović & Krstajić's task programs (algorithm = dd, ms, ca)",
+                      .label = "task program",
                       .reads = {"tasks."},
                       .except = {"tasks.latency", "tasks.background"},
                       .uses = {"tasks.latency", "tasks.background"},

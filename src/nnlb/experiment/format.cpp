@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "nnlb/engine/registry.hpp"
+#include "nnlb/experiment/programs.hpp"
+
 namespace nnlb {
 
 using nlohmann::json;
@@ -20,7 +23,13 @@ std::string cell(const json& v) {
 }
 
 bool is_task_record(const json& r) { return r["summary"].contains("makespan"); }
-bool is_job_record(const json& r) { return r["scenario"]["engine"] == "p2p"; }
+// The engine a record names (null for an engine this build does not have).
+const EngineEntry* engine_of(const json& r) { return find_engine(r["scenario"].value("engine", "")); }
+// A record of whole jobs on an engine of time units (the loosely-synchronous engine's own loop).
+bool is_job_record(const json& r) {
+  const EngineEntry* e = engine_of(r);
+  return e != nullptr && !e->runs_programs && e->time == TimeModel::time_units;
+}
 
 // How the engine ran: step accounting and invocation on sync; the node program, virtual load and
 // balancing period on des and mpi; the cores of a task run.
@@ -32,9 +41,11 @@ std::string engine_text(const json& r) {
     return fmt::format("p2p engine, jobs of {} mapped {}, migration cost {}, gamma {}{}", cell(s["guest.graph"]), cell(s["guest.mapping"]),
                        cell(s["p2p.migration_cost"]), cell(s["p2p.gamma"]),
                        s["churn.half_life"].is_null() ? std::string() : ", half-life " + cell(s["churn.half_life"]));
-  if (s["engine"] != "sync") {
-    const std::string agent = s["agent"] == "rounds" ? "synchronous rounds as messages" : "asynchronous balancer";
-    return fmt::format("{} engine, {}{}, balancing every {} s", s["engine"].get<std::string>(), agent, s["async.virtual_load"] == true ? " with virtual load" : "",
+  if (const EngineEntry* e = engine_of(r); e != nullptr && e->runs_programs) {
+    const std::string agent = s.value("agent", "auto");
+    const ProgramEntry* p = find_program(agent == "auto" ? e->default_program : agent);
+    const std::string program = p != nullptr ? p->label : agent;
+    return fmt::format("{} engine, {}{}, balancing every {} s", s["engine"].get<std::string>(), program, s["async.virtual_load"] == true ? " with virtual load" : "",
                        cell(s["async.lb_period"]));
   }
   return fmt::format("sync engine, {}-port, {} invocation", s["port"].get<std::string>(), s["invocation"].get<std::string>());

@@ -29,6 +29,7 @@ struct ProgramSetup {
 struct ProgramEntry {
   std::string name;
   std::string summary;
+  std::string label;  // a few words for tables: "asynchronous balancer"
   // Keys it reads itself on every engine that runs it (a name, or a family ending in '.'), and
   // those of the family it does not.
   std::vector<std::string> reads;

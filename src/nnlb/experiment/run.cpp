@@ -52,9 +52,8 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   check_scenario_keys(s);
   const RunSeeds seeds(seed);
   PreparedRun p;
-  const ProgramEntry& program = running_program(s);
-  const bool tasks = program.name == "tasks";
-  const bool jobs = !running_engine(s).runs_programs && program.name == "jobs";  // the loosely-synchronous engine's own loop
+  const bool tasks = is_task_algorithm(s.text("algorithm"));
+  const bool jobs = !running_engine(s).runs_programs && is_job_strategy(s.text("algorithm"));  // the loosely-synchronous engine's own loop
   if (jobs) check_p2p_keys(s);
   p.mode = located(s, "load.mode", [&] { return parse_load_mode(s.text("load.mode")); });
   if (s.is_set("load.trace")) {
