@@ -1,0 +1,454 @@
+#pragma once
+// The discrete-event engine's run (des_engine.hpp): its clock and event queue, its transport
+// (links with latency and bandwidth, a control lane, mailboxes) and the event loop, on the core's
+// run driver (engine/core/driver.hpp). Nodes leaving and joining are in des_churn.cpp, a replayed
+// load trace in des_replay.cpp.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/driver.hpp"
+#include "nnlb/engine/core/neighbors.hpp"
+#include "nnlb/engine/core/node_context.hpp"
+#include "nnlb/engine/core/trace_replay.hpp"
+#include "nnlb/engine/des/des_engine.hpp"
+#include "nnlb/engine/des/event_queue.hpp"
+#include "nnlb/engine/des/links.hpp"
+#include "nnlb/model/platform.hpp"
+#include "nnlb/util/error.hpp"
+
+namespace nnlb::des {
+
+// Event kinds; timers encode their tag as first_timer + tag. The driver's wake-up is an event too.
+enum EventKind : std::uint32_t { wake_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
+
+// The sending end of a link: the wire towards the peer and the peer's port of the link. 32
+// bytes, read on every send.
+struct OutLink {
+  LinkDirection wire;
+  NodeId to = 0;
+  Port back = 0;
+};
+static_assert(sizeof(OutLink) == 32);
+
+// A node's links: what it knows of each neighbour (Context::neighbors) and how to reach it.
+struct Ports {
+  std::vector<NeighborInfo> info;
+  std::vector<OutLink> out;
+  std::vector<double> control_free_at;  // the control lane's wire, when control has a lane of its own
+  std::uint32_t size() const { return static_cast<std::uint32_t>(out.size()); }
+  void push_back(const NeighborInfo& i, Port back, double free) {
+    info.push_back(i), out.push_back({{i.latency, i.bandwidth, free}, i.id, back}), control_free_at.push_back(free);
+  }
+  void erase(Port p) {
+    info.erase(info.begin() + p), out.erase(out.begin() + p), control_free_at.erase(control_free_at.begin() + p);
+  }
+  // Sends `bytes` towards port p at `now` on the shared lane or the control lane; returns the
+  // arrival time.
+  double deliver(Port p, double now, double bytes, bool control_lane) {
+    if (!control_lane) [[likely]]
+      return out[p].wire.deliver(now, bytes);
+    LinkDirection lane{out[p].wire.latency, out[p].wire.bandwidth, control_free_at[p]};
+    const double arrival = lane.deliver(now, bytes);
+    control_free_at[p] = lane.free_at;
+    return arrival;
+  }
+};
+
+inline constexpr std::uint32_t no_items = std::numeric_limits<std::uint32_t>::max();
+
+// A message on a wire, or in its receiver's mailbox not yet taken. Messages of a silent channel
+// go straight into the receiver's mailbox, stamped with their arrival time; those of a notifying
+// channel wait in the engine's pool for their arrival event. One cache line: sending is the
+// engine's hottest path.
+struct Wire {
+  Message msg;  // msg.port: the receiver's port when it was sent
+  double arrival = 0;
+  std::uint32_t items = no_items;  // index of the items it carries in the item store
+  Channel channel = Channel::control;
+};
+static_assert(sizeof(Wire) == 64);
+
+// A node's mailboxes, kept apart from the rest of its state: senders touch only these.
+struct Mailboxes {
+  std::vector<Wire> box[channel_count];  // oldest first
+
+  void put(const Wire& w) { box[static_cast<std::size_t>(w.channel)].push_back(w); }
+};
+
+// The core's node, with this engine's links.
+struct DesNode : DrivenNode {
+  Ports ports;
+  // The event sequence number when this node started: a timer or an item's end set by an earlier
+  // node of the same id (one that left) is older and never reaches this one.
+  std::uint64_t born = 0;
+};
+
+// What the driver reads of the options.
+inline RunRules rules_of(const DesOptions& o) {
+  RunRules r;
+  r.band = o.band;
+  r.stop.when_balanced = o.stop_when_balanced;
+  r.stop.graph_changes = o.churn != nullptr;
+  r.stop.spread = o.spread;
+  r.stop.stall = o.stall;
+  r.stop.on_detection = o.stop_on_detection;
+  r.stop.time_limit = o.time_limit;
+  r.sample_period = o.sample_period;
+  r.series_every = o.record_series ? 1 : 0;
+  r.load_history = o.record_load_history;
+  r.final_load = o.record_final_load;
+  r.faults = o.faults;
+  return r;
+}
+
+class DesRun {
+ public:
+  DesRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
+         const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
+      : program_(program), platform_(platform), opt_(opt), overdraft_(program.needs().overdraft),
+        dynamic_(!changes.empty() || opt.churn != nullptr), changes_(changes),
+        driver_(rules_of(opt), Clock::seconds, mode == LoadMode::integer, initial, node_speeds(platform, topo.graph.num_nodes()), opt.seed),
+        ctx_(*this) {
+    const Graph& g = topo.graph;
+    for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
+    mailboxes_.resize(g.num_nodes());
+    const bool colored = usable_coloring(program, coloring, g.num_slots());
+    for (NodeId i = 0; i < g.num_nodes(); ++i)
+      for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
+        const NodeId j = g.target(s);
+        driver_.node(i).ports.push_back(neighbor_info(g, s, platform, colored ? coloring : nullptr, driver_.node(j).held()),
+                                        static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0);
+      }
+    for (std::size_t k = 0; k < changes_.size(); ++k) {
+      if (k > 0 && changes_[k].time < changes_[k - 1].time) throw InputError({}, "changes", "graph changes must be in time order");
+    }
+  }
+
+  RunResult run() {
+    driver_.start_agents(program_, ctx_, now_);
+    driver_.start(*this);
+    queue_.push(driver_.next_wake(), wake_event, 0);
+    if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
+    if (opt_.churn) queue_.push(1.0, churn_event, 1);
+    if (opt_.trace) {
+      replayed_.resize(driver_.size());
+      if (!opt_.trace->actions.empty()) queue_.push(opt_.trace->actions[0].time, trace_event, 0);
+    }
+    while (true) {
+      if (const auto stop = driver_.after(*this, queue_.next_time())) return finish(*stop);
+      const Event e = queue_.pop();
+      now_ = e.time;
+      if (e.kind >= first_timer) {
+        if (mine(e)) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
+      } else if (e.kind == arrival_event) {
+        arrive(e.target, e.seq);
+      } else if (e.kind == executed_event) {
+        if (mine(e)) executed(e.target);
+      } else if (e.kind == trace_event) {
+        replay(e.target);
+        if (e.target + 1 < opt_.trace->actions.size()) queue_.push(opt_.trace->actions[e.target + 1].time, trace_event, e.target + 1);
+      } else if (e.kind == churn_event) {
+        for (const GraphChange& c : opt_.churn->step(e.target)) apply(c);
+        if (opt_.churn->more()) queue_.push(e.target + 1.0, churn_event, e.target + 1);
+      } else if (e.kind == wake_event) {
+        driver_.wake(*this);
+        queue_.push(driver_.next_wake(), wake_event, 0);
+      } else {
+        apply_change(e.target);
+        next_change_ = e.target + 1;
+        if (next_change_ < changes_.size()) queue_.push(changes_[next_change_].time, change_event, next_change_);
+      }
+    }
+  }
+
+  // --- what the driver sees ------------------------------------------------------------------
+
+  Driver<DesNode>& driver() { return driver_; }
+  double now() const { return now_; }
+  // Nothing left to happen: the driver's wake-up is the only event, and no listed change is due.
+  bool quiet() const { return queue_.size() == 1 && next_change_ == changes_.size(); }
+  // Every message on a live wire or in a mailbox (delivered or not).
+  void count_in_flight(Ledger::Count& c) const {
+    auto on_wire = [&](const Wire& w) {
+      c.in_flight(w.msg.load, w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{});
+    };
+    for (std::size_t m = 0; m < wires_.size(); ++m)
+      if (live_[m]) on_wire(wires_[m]);
+    for (const Mailboxes& m : mailboxes_)
+      for (const auto& box : m.box)
+        for (const Wire& w : box) on_wire(w);
+  }
+
+  // --- the Context of the bound node ---------------------------------------------------------
+
+  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(driver_.node(i).ports.size()); }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return driver_.node(i).ports.info; }
+
+  void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
+            double bytes, const Cargo& cargo) {
+    const std::vector<Item> carried = driver_.send(i, p, degree(i), channel, cargo, now_, overdraft_);
+    for (const Item& it : carried) bytes += it.bytes;
+    ship(i, p, channel, tag, value, bytes, cargo.load, carried);
+  }
+
+  void send_each(NodeId i, std::size_t, Channel channel, std::uint32_t tag, std::span<const std::array<double, 3>> values,
+                 double bytes) {
+    if (values.size() != degree(i)) [[unlikely]]
+      throw std::logic_error("send_each of node " + std::to_string(i) + " gives " + std::to_string(values.size()) +
+                             " messages for " + std::to_string(degree(i)) + " neighbours");
+    // ship() without cargo: no load to count, no fault to inject.
+    driver_.tally().sent_plain(channel, values.size());
+    const bool own_lane = opt_.separate_control && channel == Channel::control;
+    Ports& ports = driver_.node(i).ports;
+    for (Port p = 0; p < values.size(); ++p) {
+      const OutLink& link = ports.out[p];
+      post(link.to, {Message{link.back, i, tag, 0, 0.0, values[p]}, ports.deliver(p, now_, bytes, own_lane), no_items, channel});
+    }
+  }
+
+  std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
+    const auto c = static_cast<std::size_t>(channel);
+    auto& box = mailboxes_[i].box[c];
+    taken_items_.clear();
+    if (taken_.size() < box.size()) taken_.resize(box.size());
+    DesNode& n = driver_.node(i);
+    std::size_t kept = 0, got = 0;
+    for (std::size_t k = 0; k < box.size(); ++k) {
+      Wire& w = box[k];
+      if (w.arrival > now_) {  // still on the wire
+        if (kept != k) box[kept] = w;
+        ++kept;
+        continue;
+      }
+      if (dynamic_) w.msg.port = resolve_port(i, w.msg.from, w.msg.port);
+      if (w.items == no_items) [[likely]] {
+        n.load += w.msg.load;
+      } else {
+        credit(n, w.msg.load, item_store_[w.items], taken_items_);
+        free_items(w.items);
+      }
+      taken_[got++] = w.msg;
+    }
+    box.resize(kept);
+    return {taken_.data(), got};
+  }
+
+  std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
+
+  void set_timer(NodeId i, double delay, std::uint32_t tag) {
+    queue_.push(now_ + delay, first_timer + tag, i);
+  }
+
+  void execute(NodeId i, ItemId item, std::uint32_t tag) {
+    DesNode& n = driver_.node(i);
+    const double seconds = work_seconds(n, item, driver_.speed(i));
+    driver_.execute(i, item, tag, now_, platform_.background.finish(i, now_, seconds) - now_);
+    queue_.push(n.execution.ends, executed_event, i);
+  }
+
+ private:
+  // Whether a timer or an item's end is for the node now holding its target id.
+  bool mine(const Event& e) const { return driver_.alive(e.target) && e.seq >= driver_.node(e.target).born; }
+
+  // Node i's item in hand is done: complete it, then its program hears.
+  void executed(NodeId i) {
+    DesNode& n = driver_.node(i);
+    if (!driver_.alive(i) || !n.execution.item || n.execution.ends != now_) return;  // it left meanwhile
+    driver_.complete(i, now_);
+    call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
+  }
+
+  // Runs a handler of node i's agent (the driver then updates its idle and band bookkeeping).
+  template <class F>
+  void call(NodeId i, F&& handler) {
+    driver_.handle(ctx_, i, handler, now_);
+  }
+
+  // Puts a message from node i on the wire of port p; its load and items have left the node
+  // (and were counted).
+  [[gnu::always_inline]] void ship(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
+                                   double bytes, double load, std::span<const Item> items) {
+    if (driver_.faulty() && (load > 0 || !items.empty())) [[unlikely]] {
+      ship_faulty(i, p, channel, tag, value, bytes, load, items);
+      return;
+    }
+    post(out_of(i, p), wire(i, p, channel, tag, value, bytes, load, items));
+  }
+
+  NodeId out_of(NodeId i, Port p) const { return driver_.node(i).ports.out[p].to; }
+
+  // The message record of a send, on the wire of port p from now on.
+  [[gnu::always_inline]] Wire wire(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+            double load, std::span<const Item> items) {
+    Ports& out = driver_.node(i).ports;
+    const double arrival = out.deliver(p, now_, bytes, opt_.separate_control && channel == Channel::control);
+    return {Message{out.out[p].back, i, tag, static_cast<std::uint32_t>(items.size()), load, value}, arrival,
+            items.empty() ? no_items : store_items(items), channel};
+  }
+
+  // Into the receiver's mailbox (silent channel) or the pool, with an arrival event.
+  [[gnu::always_inline]] void post(NodeId to, const Wire& w) {
+    const auto c = static_cast<std::size_t>(w.channel);
+    if (!notify_[c]) {
+      mailboxes_[to].put(w);
+      return;
+    }
+    const std::uint32_t m = new_wire();
+    wires_[m] = w;
+    wire_to_[m] = to;
+    queue_.push(w.arrival, arrival_event, m);
+  }
+
+  // The driver's fault for a load-carrying message: lost, altered or sent twice (FaultInjection).
+  [[gnu::noinline]] void ship_faulty(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
+                   double load, std::span<const Item> items) {
+    const Fault f = driver_.fault(load, !items.empty());
+    if (f.lost) return;
+    Wire w = wire(i, p, channel, tag, value, bytes, load * f.factor, items);
+    post(out_of(i, p), w);
+    if (f.copies == 2) {
+      if (w.items != no_items) w.items = store_items(items);
+      post(out_of(i, p), w);
+    }
+  }
+
+  std::uint32_t new_wire() {
+    if (free_wires_.empty()) {
+      wires_.emplace_back();
+      wire_to_.push_back(0);
+      live_.push_back(1);
+      return static_cast<std::uint32_t>(wires_.size() - 1);
+    }
+    const std::uint32_t m = free_wires_.back();
+    free_wires_.pop_back();
+    live_[m] = 1;
+    return m;
+  }
+
+  std::uint32_t store_items(std::span<const Item> items) {
+    std::uint32_t k;
+    if (free_item_lists_.empty()) {
+      k = static_cast<std::uint32_t>(item_store_.size());
+      item_store_.emplace_back();
+    } else {
+      k = free_item_lists_.back();
+      free_item_lists_.pop_back();
+    }
+    item_store_[k].assign(items.begin(), items.end());
+    return k;
+  }
+
+  void free_items(std::uint32_t k) {
+    item_store_[k].clear();
+    free_item_lists_.push_back(k);
+  }
+
+  void release(std::uint32_t m) {
+    live_[m] = 0;
+    free_wires_.push_back(m);
+  }
+
+  // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
+  Port resolve_port(NodeId to, NodeId from, Port guess) const {
+    const auto& info = driver_.node(to).ports.info;
+    if (guess < info.size() && info[guess].id == from) return guess;
+    for (Port p = 0; p < info.size(); ++p)
+      if (info[p].id == from) return p;
+    return no_port;
+  }
+
+  // A message lands in its receiver's mailbox; a receiver that left (the node now holding its id
+  // started after the message was sent, `sent`) sends it back.
+  void arrive(std::uint32_t m, std::uint64_t sent) {
+    const Wire w = wires_[m];
+    const NodeId to = wire_to_[m];
+    release(m);
+    if (!driver_.alive(to) || sent < driver_.node(to).born) {
+      bounce(to, w);
+      return;
+    }
+    mailboxes_[to].put(w);
+    call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
+  }
+
+  // A message for node `gone`, which left, returns to its sender (or, if that one left too, goes
+  // to the first live node), so no load or item is lost. It carries only what it carried.
+  void bounce(NodeId gone, Wire w);
+
+  NodeId first_alive() const;
+
+  void apply_change(std::size_t k) { apply(changes_[k]); }
+
+  // --- a load trace, replayed ------------------------------------------------------------------
+
+  void replay(std::size_t k);
+
+  // New weights for the named items wherever they are: held, in hand, on a wire or in a mailbox.
+  void reweigh_everywhere(std::span<const Item> changes);
+
+  // The notes of a replay: the first step at which the loads were balanced, recorded and replayed.
+  void note_replay();
+
+  void apply(const GraphChange& c);
+
+  void leave(NodeId i);
+
+  // Spreads what a leaving node still holds over its neighbours as data messages, by the rule of
+  // core/hand_over.hpp; with no neighbour left, all of it reaches a random live node at once.
+  void hand_over(NodeId i);
+
+  // Removes the link on node i's port p at both ends; the neighbour hears of it.
+  void unlink(NodeId i, Port p);
+
+  // Removes node i's port p; the peers of its later ports learn their new numbers, and every
+  // neighbour its new degree.
+  void erase_port(NodeId i, Port p);
+
+  void join(NodeId i, const std::vector<NodeId>& peers);
+
+  // The record, with the notes of what only this engine knows: churn, a replayed trace.
+  RunResult finish(StopReason reason) {
+    if (left_ + entered_ > 0) {  // named as on p2p
+      driver_.tally().note("hosts_left", static_cast<double>(left_));
+      driver_.tally().note("hosts_entered", static_cast<double>(entered_));
+    }
+    if (opt_.trace) note_replay();
+    return driver_.close(*this, reason);
+  }
+
+  static constexpr std::uint32_t handover_tag = 0xffffffffu;
+
+  const Program& program_;
+  const Platform& platform_;
+  const DesOptions& opt_;
+  const bool overdraft_;
+  const bool dynamic_;  // nodes leave or join: ports of messages are checked on delivery
+  const std::vector<GraphChange>& changes_;
+  Driver<DesNode> driver_;
+  bool notify_[channel_count] = {};
+  std::vector<Mailboxes> mailboxes_;
+  Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
+  std::vector<Wire> wires_;                    // messages of notifying channels on their way
+  std::vector<NodeId> wire_to_;                // their receivers
+  std::vector<char> live_;                     // per pooled wire: on its way
+  std::vector<std::uint32_t> free_wires_;
+  std::vector<std::vector<Item>> item_store_;  // the items of messages that carry some
+  std::vector<std::uint32_t> free_item_lists_;
+  std::vector<Message> taken_;  // scratch of take(): its first entries are the messages taken
+  std::vector<Item> taken_items_;
+  EventQueue queue_;
+  NodeContext<DesRun> ctx_;
+  double now_ = 0;
+  std::uint32_t next_change_ = 0;
+  std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
+  std::vector<std::vector<StepSnapshot>> replayed_;  // a trace's steps as the replay took them
+};
+
+}  // namespace nnlb::des
