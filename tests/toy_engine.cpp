@@ -87,8 +87,8 @@ class ToyRun {
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double,
             const Cargo& cargo) {
-    Envelope l{Message{}, driver_.node(i).neighbors[p].id, channel,
-               driver_.send(i, p, degree(i), channel, cargo, now_, r_.program.needs().overdraft)};
+    std::vector<Item> items = driver_.send(i, p, degree(i), channel, cargo, now_, r_.program.needs().overdraft);  // checks the port
+    Envelope l{Message{}, driver_.node(i).neighbors[p].id, channel, std::move(items)};
     const Fault f = driver_.fault(cargo.load, !l.items.empty());
     const Slot s = g_.first_slot(i) + p;
     l.msg = {Port(g_.reverse(s) - g_.first_slot(l.to)), i, tag, std::uint32_t(l.items.size()), cargo.load * f.factor, value};
