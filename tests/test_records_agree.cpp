@@ -59,6 +59,36 @@ TEST(RecordsAgree, FirstOrderDiffusionOnARingOfFourOnEveryEngine) {
   }
 }
 
+TEST(RecordsAgree, BestEffortAndAJobStrategyAgreeAcrossEngines) {
+  // Best effort (Couturier et al.) from one node of a torus: every engine that runs it stops in
+  // the band, with the same totals and verdict.
+  for (const char* engine : {"sync", "rounds", "des", "toy"}) {
+    const RunRecord r = run_scenario(
+        scenario({"engine=" + std::string(engine), "topology=torus:4x4", "algorithm=best-effort", "load.init=single:0,1600"}), 1);
+    EXPECT_EQ(name(r.result.summary.stop_reason), "balanced") << engine;
+    EXPECT_TRUE(r.result.summary.balanced) << engine;
+    EXPECT_NEAR(r.result.summary.final_total, 1600, 1e-9) << engine;
+  }
+  // A job strategy (DASUD) on the loosely-synchronous engine and as node programs on des: the
+  // same jobs, counted as the totals, every host within one job of its share at the end.
+  const std::vector<std::string> dasud = {"topology=ring:4", "guest.graph=ring:40", "algorithm=dasud", "output.final_load=true"};
+  auto with = [&](const char* engine) {
+    std::vector<std::string> sets = dasud;
+    sets.push_back("engine=" + std::string(engine));
+    if (engine == std::string("p2p")) sets.push_back("stop.time=100");
+    return run_scenario(scenario(sets), 1);
+  };
+  const RunRecord p2p = with("p2p"), des = with("des");
+  for (const RunRecord* r : {&p2p, &des}) {
+    EXPECT_EQ(r->result.summary.initial_total, 40);
+    EXPECT_EQ(r->result.summary.final_total, 40);
+    EXPECT_TRUE(r->result.summary.balanced);
+    EXPECT_EQ(r->result.final_load, (std::vector<double>{10, 10, 10, 10}));
+  }
+  EXPECT_EQ(name(des.result.summary.stop_reason), "balanced");  // des stops once balanced
+  EXPECT_EQ(name(p2p.result.summary.stop_reason), "time");      // p2p runs the application to its end
+}
+
 TEST(RecordsAgree, BalancedIsTheBandRuleOnTheFinalLoadsWhateverEndedTheRun) {
   // A step limit reached after the loads are in the band: balanced, stopped by the limit.
   const RunRecord r = run_scenario(scenario({"engine=sync", "topology=ring:4", "algorithm=fos", "load.init=single:0,400",
