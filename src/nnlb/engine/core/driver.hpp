@@ -232,8 +232,7 @@ class Driver {
       sum.work = completions_.metrics(std::move(busy));
     }
     if (clock_ == Clock::rounds) {
-      if (reached_balance(reason)) sum.steps_to_balance = round_;
-      sum.rounds = sum.steps = round_;
+      close_rounds(sum, reason, round_, round_);
     } else {
       TimeMetrics tm;
       tm.time = e.now();

@@ -2,6 +2,7 @@
 // The summary's load fields, written once for every engine (docs/result-schema.md): totals
 // count divisible load plus item weights; load_moved counts both; balanced is the BalanceRule on
 // the final state, or a stop that reached the target.
+#include <cstdint>
 #include <span>
 
 #include "nnlb/engine/core/result.hpp"
@@ -28,6 +29,14 @@ inline void close_summary(RunSummary& s, StopReason reason, bool balanced, const
   s.load_moved = moved;
   s.nodes_with_load = 0;
   for (const double w : held) s.nodes_with_load += w > 0;
+}
+
+// A run counted in rounds (sync, rounds, p2p's time units): the rounds and communication steps it
+// took, and the step at which it reached its stop target.
+inline void close_rounds(RunSummary& s, StopReason reason, std::uint64_t rounds, std::uint64_t steps) {
+  if (reached_balance(reason)) s.steps_to_balance = steps;
+  s.rounds = rounds;
+  s.steps = steps;
 }
 
 }  // namespace nnlb

@@ -11,6 +11,7 @@
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/hand_over.hpp"
 #include "nnlb/engine/core/stop_rules.hpp"
+#include "nnlb/engine/core/summary.hpp"
 #include "nnlb/model/churn.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/rng.hpp"
@@ -75,8 +76,7 @@ class P2PRun {
     check_identities(static_cast<double>(steps));
     RunSummary& s = r.summary;
     s.stop_reason = *reason;
-    s.steps = steps;
-    s.rounds = steps;
+    close_rounds(s, *reason, steps, steps);
     s.load_moved = static_cast<double>(migrations_);
     s.initial_total = s.final_total = static_cast<double>(guest_.num_nodes());
     s.notes["progress"] = progress();

@@ -98,9 +98,7 @@ class SyncRun {
     if (result.series.back().round != round) record(result, st, 0.0, true);
     const std::vector<double> held(w_.begin(), w_.end());
     close_summary(sum, reason, !diverged_now && balanced(held, st.total), st, held, moved_);
-    if (reached_balance(reason)) sum.steps_to_balance = steps;
-    sum.rounds = round;
-    sum.steps = steps;
+    close_rounds(sum, reason, round, steps);
     sum.final_total = st.total;
     if (opt_.record_final_load) result.final_load = held;
     return result;
