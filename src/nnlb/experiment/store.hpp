@@ -17,7 +17,7 @@ namespace nnlb {
 
 // The meaning of a record's fields (docs/result-schema.md); records without the field are of
 // version 1. Version 2: the engine core's totals, stop reasons and balance rule.
-inline constexpr int record_schema_version = 3;
+inline constexpr int record_schema_version = 4;
 // The schema version a record names.
 int schema_version(const nlohmann::json& record);
 
