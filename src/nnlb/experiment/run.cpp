@@ -149,10 +149,8 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   }
   const InitialState initial{prepared.initial, prepared.trace ? prepared.items : std::vector<std::vector<Item>>{}};
   const std::unique_ptr<Program> node_program = program.make({s, prepared, coloring, balancer});
-  // Under churn (des): the program must hear of neighbours leaving and joining.
+  // Under churn (des; a program that does not hear of it was refused with the keys).
   std::optional<Churn> churn = churn_of(s, topo.graph, seeds.engine);
-  require(!churn || program.hears_churn, s, s.is_set("churn.half_life") ? "churn.half_life" : "churn.events",
-          "hosts that leave and enter need a program that hears of it: the asynchronous balancer (agent = \"async\") or a job strategy");
   require(!churn || s.is_default("async.detection"), s, "async.detection", "needs a graph that does not change, and churn.* is set");
   EngineRun r = engine_run(s, prepared, *node_program, initial, seeds.engine);
   r.coloring = &coloring;

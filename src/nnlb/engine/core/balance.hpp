@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "nnlb/node/message.hpp"
@@ -24,10 +25,13 @@ struct BalanceRule {
     return d <= band * target || d < grain;
   }
 
-  // Every node of `held` within the band, its share of `total` from `shares` (empty: equal).
-  bool all_within(std::span<const double> held, double total, std::span<const double> shares) const {
+  // Every node of `held` within the band, its share of `total` from `shares` (empty: equal);
+  // `held` as doubles, or as a fast loop keeps its loads (whole units in integer mode).
+  template <class L = double>
+  bool all_within(std::span<const std::type_identity_t<L>> held, double total, std::span<const double> shares) const {
     for (std::size_t i = 0; i < held.size(); ++i)
-      if (!within(held[i], total * (shares.empty() ? 1.0 / static_cast<double>(held.size()) : shares[i]))) return false;
+      if (!within(static_cast<double>(held[i]), total * (shares.empty() ? 1.0 / static_cast<double>(held.size()) : shares[i])))
+        return false;
     return true;
   }
 };

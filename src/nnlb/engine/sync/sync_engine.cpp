@@ -121,11 +121,7 @@ class SyncRun {
   // Every node within the band of its share (BalanceRule; one unit of grain in integer mode).
   template <class V>
   bool balanced(const std::vector<V>& w, double total) const {
-    const BalanceRule rule{opt_.band, std::is_integral_v<L> ? 1.0 : 0.0};
-    for (std::size_t i = 0; i < w.size(); ++i)
-      if (!rule.within(static_cast<double>(w[i]), total * (shares_.empty() ? 1.0 / static_cast<double>(w.size()) : shares_[i])))
-        return false;
-    return true;
+    return BalanceRule{opt_.band, std::is_integral_v<L> ? 1.0 : 0.0}.all_within<V>(w, total, shares_);
   }
 
   static StopRules stop_rules(const StopRule& s) {
