@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -10,6 +9,7 @@
 
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/hand_over.hpp"
+#include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/stop_rules.hpp"
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/model/churn.hpp"
@@ -50,6 +50,7 @@ class P2PRun {
   RunResult run() {
     RunResult r;
     sample(r, 0);
+    open_summary(r.summary, last_, static_cast<double>(guest_.num_nodes()));
     // The one stop rule (core/stop_rules.hpp): the application's end, or the last whole time unit
     // of the limit. The jobs run an application: a balanced state ends no run here.
     StopRules rules;
@@ -74,11 +75,14 @@ class P2PRun {
       if (t % o_.sample_every == 0 || reason) sample(r, m.now);
     }
     check_identities(static_cast<double>(steps));
+    // The summary as every engine writes it (core/summary.hpp): the core's band rule on the final
+    // loads, a job being the grain (less than one job from the share is balanced).
     RunSummary& s = r.summary;
-    s.stop_reason = *reason;
+    const BalanceRule rule{o_.band, 1.0};
+    close_summary(s, *reason, rule.all_within(held_, static_cast<double>(guest_.num_nodes()), {}), last_, held_,
+                  static_cast<double>(migrations_));
     close_rounds(s, *reason, steps, steps);
-    s.load_moved = static_cast<double>(migrations_);
-    s.initial_total = s.final_total = static_cast<double>(guest_.num_nodes());
+    s.final_total = static_cast<double>(guest_.num_nodes());
     s.notes["progress"] = progress();
     s.notes["migrations"] = static_cast<double>(migrations_);
     s.notes["jobs_lost"] = 0;
@@ -114,7 +118,6 @@ class P2PRun {
     unplace(j);
     place(j, h);
     ++migrations_;
-    ++moved_since_sample_;
     if (o_.migration_cost > 0) {
       if (phase_[j] != Phase::migrate) resume_[j] = phase_[j];
       phase_[j] = Phase::migrate;
@@ -269,23 +272,22 @@ class P2PRun {
     return cut;
   }
 
+  // A row of the series (core/recorder.hpp: jobs per live host against the mean), and the columns
+  // of Douglas & Harwood's measures.
   void sample(RunResult& r, double t) {
-    const BalanceRule rule{o_.band, 1.0};
     if (++samples_ % o_.check_every == 0) check_identities(t);
     const std::vector<NodeId> live = net_.live_hosts();
-    const double n = static_cast<double>(live.size());
-    double mean = static_cast<double>(guest_.num_nodes()) / n, sq = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo, gradient = 0;
+    held_.clear();
+    double gradient = 0;
     for (NodeId h : live) {
       const auto w = static_cast<double>(jobs_on_[h].size());
-      sq += (w - mean) * (w - mean);
-      lo = std::min(lo, w), hi = std::max(hi, w);
+      held_.push_back(w);
       for (NodeId j : net_.neighbors(h)) gradient = std::max(gradient, w - static_cast<double>(jobs_on_[j].size()));
     }
-    // stddev as on every engine, sqrt(nu / N); the paper's sigma (sec. 3.3) has |H| - 1 in the
-    // denominator: a column of its own.
-    const double stddev = std::sqrt(sq / n), sigma = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
-    r.series.push_back({r.series.size(), 0, t, sq, stddev, lo, hi, mean, static_cast<double>(moved_since_sample_)});
-    moved_since_sample_ = 0;
+    last_ = recorder_.sample(r, {r.series.size(), 0, t}, held_, static_cast<double>(migrations_), true);
+    // The paper's sigma (sec. 3.3) has |H| - 1 in the denominator where stddev has N: a column of
+    // its own.
+    const double n = static_cast<double>(live.size()), sigma = n > 1 ? std::sqrt(last_.imbalance / (n - 1)) : 0.0;
     r.columns["sigma"].push_back(sigma);
     r.columns["progress"].push_back(progress());
     r.columns["migrations"].push_back(static_cast<double>(migrations_));
@@ -293,18 +295,7 @@ class P2PRun {
     r.columns["gradient"].push_back(gradient);
     r.columns["edge_cut"].push_back(static_cast<double>(edge_cut()));
     r.columns["partitioned"].push_back(churn_.partitioned() ? 1.0 : 0.0);
-    RunSummary& s = r.summary;
-    if (r.series.size() == 1) s.initial_imbalance = sq;
-    s.final_imbalance = sq, s.final_stddev = stddev, s.final_spread = hi - lo;
-    s.notes["sigma"] = sigma;
-    // The core's rule (core/balance.hpp): every host within the band of its share, or less than
-    // one job from it.
-    s.balanced = true;
-    s.nodes_with_load = 0;
-    for (NodeId h : live) {
-      s.balanced = s.balanced && rule.within(static_cast<double>(jobs_on_[h].size()), mean);
-      s.nodes_with_load += !jobs_on_[h].empty();
-    }
+    r.summary.notes["sigma"] = sigma;
   }
 
   // Every job on exactly one live host, where that host's list says it is.
@@ -337,7 +328,10 @@ class P2PRun {
   std::vector<std::vector<JobId>> jobs_on_;
   std::vector<std::uint8_t> mark_;
   std::unordered_map<NodeId, std::vector<std::uint32_t>> distances_;
-  std::uint64_t migrations_ = 0, moved_since_sample_ = 0, left_ = 0, entered_ = 0, samples_ = 0, ended_ = 0;
+  std::uint64_t migrations_ = 0, left_ = 0, entered_ = 0, samples_ = 0, ended_ = 0;
+  Recorder recorder_{{}};      // equal hosts: the mean is every host's share
+  std::vector<double> held_;  // jobs on each live host at the last sample
+  LoadStats last_;            // their statistics
 };
 
 }  // namespace
