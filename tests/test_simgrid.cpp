@@ -40,7 +40,7 @@ TEST(Simgrid, WithoutSimGridTheEngineIsNamedUnavailable) {
 
 TEST(Simgrid, EachPolicyConvergesAndConservesOnEachTopology) {
   REQUIRE_SIMGRID();
-  for (const char* topology : {"line:16", "torus:4x4", "hypercube:4"})
+  for (const char* topology : {"line:8", "torus:4x4", "hypercube:4"})
     for (const char* algorithm : {"best-effort", "bertsekas-tsitsiklis", "fos"}) {
       SCOPED_TRACE(std::string(topology) + " " + algorithm);
       const RunRecord r = test::run_sets({"engine=simgrid", std::string("topology=") + topology, std::string("algorithm=") + algorithm,
