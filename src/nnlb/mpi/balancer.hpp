@@ -34,9 +34,11 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/mpi/estimate.hpp"
 #include "nnlb/node/payload.hpp"
 #include "nnlb/programs/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
@@ -86,6 +88,17 @@ struct Options {
   // --set load.trace=PATH --set algorithm=...` to replay under any policy (docs/mpi.md). Empty:
   // nothing is recorded.
   std::string trace;
+  // The weight model (docs/mpi.md): measured speeds (measured_speed) and measured item costs
+  // (measure) are smoothed, a new sample weighing `smoothing` (the first 1 / smoothing samples
+  // averaged); a measured speed is told to the neighbours once warm and then only when it leaves
+  // a dead band of `speed_band` around the one in force. `threshold`: a step sends nothing to a
+  // neighbour for less than threshold x this rank's load (a balanced load is left alone).
+  double smoothing = 0.1;
+  double speed_band = 0.1;
+  double threshold = 0;
+  // The largest MPI message (bytes): an item's data beyond it travels in pieces (MPI counts are
+  // ints). Tests lower it.
+  std::size_t piece_bytes = std::size_t{1} << 30;
 };
 
 // The run's record, the same on every rank: the summary as every engine of nnlb writes it
@@ -126,8 +139,12 @@ class Balancer {
   // weight wherever it goes. Told to the neighbours at this rank's next step.
   void set_speed(double speed);
   // C_i measured: this rank's items (their weight, load()) took `seconds` to compute. The weights
-  // stay (unlike measured()); a rank that holds nothing keeps its last speed.
+  // stay (unlike measured()); a rank that holds nothing keeps its last speed. Smoothed, and told
+  // only once warm and outside the dead band (Options::smoothing, speed_band).
   void measured_speed(double seconds);
+  // Item `id` took `seconds` (or any cost) this time: its weight moves towards it by
+  // Options::smoothing (w <- w + smoothing (seconds - w)).
+  void measure(ItemId id, double seconds);
   double speed() const { return speed_; }
   void pin(ItemId id);                       // it stays on this rank (its weight still counts)
   void unpin(ItemId id);
@@ -162,7 +179,8 @@ class Balancer {
   void wait(MPI_Request* also = nullptr);
   // Collective: balance(), then wait until every item any rank sent has arrived (and was
   // unpacked): a loosely-synchronous application's step, after which each rank's items are
-  // settled until its next call.
+  // settled until its next call. A rank that calls finish() (or balance_and_wait()) while
+  // another calls the other ends both with std::logic_error naming the mismatch.
   void balance_and_wait();
   // Collective: no new decision; every item in flight arrives; the record, on every rank.
   // ConservationError when an item is lost, doubled or its weight changed on the way.
@@ -188,7 +206,10 @@ class Balancer {
   std::unique_ptr<Payloads> payloads_;
   std::unique_ptr<RankNode> node_;
   std::unordered_map<ItemId, double> pinned_;
+  std::unordered_set<ItemId> here_;  // every item held here, pinned ones too
   double registered_ = 0;  // weight added less weight removed, and changes of weight, here
+  double magnitude_ = 0;   // the sum of the magnitudes of every term summed into registered_
+  Estimate speed_estimate_;
   double speed_ = 1;       // C_i
   std::vector<double> record_start_;  // every rank's load at start()
   bool started_ = false, finished_ = false;

@@ -44,6 +44,9 @@ struct RankNodeSetup {
   // kernel, then calls complete()); 0: the node program may not execute items (the library).
   double work_scale = 0;
   bool shared_processor = false;        // more ranks than processors on this host (hosts.hpp)
+  // The largest MPI message: what follows a message's first eager_bytes goes in pieces of at most
+  // this many bytes (an MPI count is an int).
+  std::size_t piece_bytes = std::size_t{1} << 30;
 };
 
 class RankNode {
@@ -71,8 +74,10 @@ class RankNode {
   // MPI_REQUEST_NULL) has completed; returns at once when an item is in hand.
   void wait(MPI_Request* other = nullptr);
   // Collective over the communicator: receives (unheard, into the mailboxes) until every message
-  // sent anywhere has arrived, then completes this rank's sends.
-  void drain();
+  // sent anywhere has arrived, then completes this rank's sends. `call` says which collective
+  // call of the owner this is (`name`, for the message): when the ranks are not all in the same
+  // one, every rank throws std::logic_error saying so instead of pairing different calls.
+  void drain(std::uint32_t call = 0, const char* name = "drain");
 
   // Context::execute: whether an item is in hand, how long its work takes, and its end (the
   // owner ran the kernel): completed, counted, and the program's timer fires.
@@ -84,6 +89,7 @@ class RankNode {
   std::uint64_t sent() const { return sent_; }          // messages put on the wire (duplicates twice)
   std::uint64_t received() const { return received_; }
   std::uint64_t lost() const { return lost_; }          // fault injection: load-carrying messages dropped
+  std::uint64_t carrying() const { return carrying_; }  // messages sent with load or items
   std::uint64_t handlers() const { return handlers_; }  // the program's handlers run (the record's events)
   const Tally& tally() const { return tally_; }
   const Completions& completions() const { return completions_; }
@@ -136,7 +142,7 @@ class RankNode {
     bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
   struct PendingSend {
-    MPI_Request request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    std::vector<MPI_Request> requests;  // the first eager_bytes, then the pieces of the rest
     std::vector<std::byte> bytes;
   };
 

@@ -2,8 +2,9 @@
 // A node program's message between MPI ranks: a fixed header, the items it carries, then each
 // item's payload (its size in 8 bytes, then its bytes). A message of up to eager_bytes travels
 // in one MPI message of tag eager_tag; a longer one sends its first eager_bytes so, and the rest
-// right after as one message of tag rest_tag, which the receiver takes from the same source
-// before anything else. Every message is checked on arrival: a malformed one (wrong size, magic,
+// right after as messages of tag rest_tag (pieces of at most the sender's piece size, which keeps
+// every MPI count an int), which the receiver takes from the same source, in order, before
+// anything else. Every message is checked on arrival: a malformed one (wrong size, magic,
 // channel, sender or load) throws ProtocolError naming the sender.
 #include <array>
 #include <cstddef>
