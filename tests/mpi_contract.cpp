@@ -553,6 +553,46 @@ TEST(Balancer, ThresholdLeavesASmallImbalanceAlone) {
   MPI_Comm_free(&two);
 }
 
+// Arrivals without a collective (Balancer::wait_arrivals): after balance() and wait_arrivals()
+// on every rank, no item is on its way (the ranks' items add up to all of them at every step);
+// a rank waiting for a neighbour that called finish() instead ends with one line naming it.
+TEST(Balancer, WaitArrivalsLeavesNothingInFlight) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  {
+    mpi::Balancer lb(MPI_COMM_WORLD, line_of_ranks(rank, size));
+    const ItemId items = 30 * static_cast<ItemId>(size);
+    if (rank == 0)
+      for (ItemId id = 0; id < items; ++id) lb.add(id, 1.0 + static_cast<double>(id % 3));
+    std::uint64_t short_steps = 0;
+    for (int k = 0; k < 40; ++k) {
+      lb.balance();
+      lb.wait_arrivals();
+      std::uint64_t held = lb.items().size();
+      MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+      short_steps += held != items;
+    }
+    EXPECT_EQ(short_steps, 0u);
+    const mpi::Record r = lb.finish();
+    EXPECT_LT(r.summary.final_imbalance, r.summary.initial_imbalance / 5);
+  }
+  MPI_Comm two = first_ranks(2);
+  if (two == MPI_COMM_NULL) return;
+  MPI_Comm_rank(two, &rank);
+  mpi::Balancer lb(two, {1 - rank});
+  if (rank == 0) {
+    try {
+      lb.wait_arrivals();
+      ADD_FAILURE() << "waited for a neighbour that called finish()";
+    } catch (const std::logic_error& e) {
+      EXPECT_NE(std::string(e.what()).find("neighbour rank 1 has called finish()"), std::string::npos) << e.what();
+    }
+  }
+  lb.finish();  // rank 1 at once, rank 0 after its wait failed
+  MPI_Comm_free(&two);
+}
+
 // Task pools as library calls: each algorithm computes every task exactly once (the pool
 // recounts), with the work spread over the ranks (under ms, rank 0 only serves); a task's data
 // travels with it.

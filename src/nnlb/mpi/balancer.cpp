@@ -374,10 +374,19 @@ void Balancer::balance_and_wait() {
   node_->renotify();  // the program takes what came (its data channel), reports wait for its next step
 }
 
+void Balancer::wait_arrivals() {
+  if (finished_) throw std::logic_error("nnlb::mpi: wait_arrivals() after finish()");
+  start();
+  node_->flush(++epoch_);
+  node_->wait_markers(epoch_, "wait_arrivals()");
+  node_->renotify();  // the program takes what came, as after balance_and_wait()
+}
+
 Record Balancer::finish() {
   if (finished_) throw std::logic_error("nnlb::mpi: finish() called twice");
   start();
   finished_ = true;
+  node_->mark_finishing();  // a neighbour waiting in wait_arrivals() hears of it
   node_->drain(2, "finish()");
   node_->settle();  // what was on its way is here now
   Record rec;

@@ -182,6 +182,14 @@ class Balancer {
   // settled until its next call. A rank that calls finish() (or balance_and_wait()) while
   // another calls the other ends both with std::logic_error naming the mismatch.
   void balance_and_wait();
+  // Every item a neighbour sent before its own call of wait_arrivals() has arrived here (and was
+  // unpacked) when this returns: each rank tells each neighbour "nothing more before this" (one
+  // 8-byte message per edge and direction; MPI keeps the order of two messages between two
+  // ranks) and waits for theirs. No collective: only the neighbours wait for each other. Every
+  // rank calls it as often as its neighbours (like a halo exchange); balance() then
+  // wait_arrivals() is balance_and_wait() at the cost of a message latency. A rank waiting for a
+  // neighbour that called finish() instead throws std::logic_error naming it.
+  void wait_arrivals();
   // Collective: no new decision; every item in flight arrives; the record, on every rank.
   // ConservationError when an item is lost, doubled or its weight changed on the way.
   Record finish();
@@ -213,6 +221,7 @@ class Balancer {
   double speed_ = 1;       // C_i
   std::vector<double> record_start_;  // every rank's load at start()
   bool started_ = false, finished_ = false;
+  std::uint64_t epoch_ = 0;  // calls of wait_arrivals()
   std::unique_ptr<TraceLog> trace_;   // with Options::trace
   double started_at_ = 0;             // MPI_Wtime() at start(): the trace's zero
   double trace_time() const;

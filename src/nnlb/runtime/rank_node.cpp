@@ -17,6 +17,8 @@ RankNode::RankNode(RankNodeSetup setup) : setup_(std::move(setup)), ctx_(*this),
   self_ = static_cast<NodeId>(rank);
   rng_ = Rng(setup_.seed, self_);
   for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = setup_.program->notifies(static_cast<Channel>(c));
+  marked_.assign(setup_.neighbors.size(), 0);
+  finishing_.assign(setup_.neighbors.size(), false);
   post_receive();
 }
 
@@ -66,6 +68,17 @@ void RankNode::receive(const MPI_Status& status, bool deliver) {
   const int source = status.MPI_SOURCE, tag = status.MPI_TAG;
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
+  if (tag == wire::marker_tag) {
+    std::uint64_t epoch = 0;
+    const Port p = port_of(static_cast<NodeId>(source));
+    if (count != sizeof epoch || p == no_port)
+      throw wire::ProtocolError("a marker from rank " + std::to_string(source) + " of " + std::to_string(count) + " bytes");
+    std::memcpy(&epoch, eager_.data(), sizeof epoch);
+    if (epoch == wire::finishing_marker) finishing_[p] = true;
+    else marked_[p] = std::max(marked_[p], epoch);
+    ++received_;
+    return post_receive();
+  }
   if (tag != wire::eager_tag)
     throw wire::ProtocolError("a message from rank " + std::to_string(source) + " has tag " + std::to_string(tag) +
                               " where a node program's message starts");
@@ -155,6 +168,35 @@ void RankNode::drain(std::uint32_t call, const char* name) {
   }
   for (PendingSend& s : sends_) MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
   sends_.clear();
+}
+
+void RankNode::flush(std::uint64_t epoch) {
+  for (const NeighborInfo& n : setup_.neighbors) {
+    PendingSend& s = sends_.emplace_back();
+    s.bytes.resize(sizeof epoch);
+    std::memcpy(s.bytes.data(), &epoch, sizeof epoch);
+    MPI_Isend(s.bytes.data(), sizeof epoch, MPI_BYTE, static_cast<int>(n.id), wire::marker_tag, setup_.comm, &s.requests.emplace_back());
+    ++sent_;
+  }
+}
+
+void RankNode::wait_markers(std::uint64_t epoch, const char* name) {
+  while (true) {
+    progress(false);
+    Port missing = no_port;
+    for (Port p = 0; p < marked_.size() && missing == no_port; ++p)
+      if (marked_[p] < epoch) missing = p;
+    if (missing == no_port) return;
+    if (finishing_[missing])
+      throw std::logic_error("nnlb::mpi: rank " + std::to_string(self_) + " is in " + name + " while its neighbour rank " +
+                             std::to_string(setup_.neighbors[missing].id) + " has called finish() (every rank must call it alike)");
+    if (setup_.shared_processor) {
+      const timespec pause{0, 50'000};
+      nanosleep(&pause, nullptr);
+    } else {
+      sched_yield();
+    }
+  }
 }
 
 void RankNode::reap_sends() {

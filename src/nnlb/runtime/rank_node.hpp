@@ -78,6 +78,15 @@ class RankNode {
   // call of the owner this is (`name`, for the message): when the ranks are not all in the same
   // one, every rank throws std::logic_error saying so instead of pairing different calls.
   void drain(std::uint32_t call = 0, const char* name = "drain");
+  // Arrivals without a collective: tells every neighbour that everything this node sent it
+  // before was sent (a marker of `epoch`, wire::marker_tag); wait_markers(epoch) then receives
+  // (unheard, into the mailboxes) until every neighbour's marker of `epoch` or later came, so
+  // everything the neighbours sent before their markers is here. A neighbour that marks
+  // finishing (mark_finishing: its owner called a collective end) instead throws
+  // std::logic_error naming it.
+  void flush(std::uint64_t epoch);
+  void mark_finishing() { flush(wire::finishing_marker); }
+  void wait_markers(std::uint64_t epoch, const char* name);
 
   // Context::execute: whether an item is in hand, how long its work takes, and its end (the
   // owner ran the kernel): completed, counted, and the program's timer fires.
@@ -168,6 +177,8 @@ class RankNode {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
   std::deque<PendingSend> sends_;
+  std::vector<std::uint64_t> marked_;  // by port: the last epoch marked
+  std::vector<bool> finishing_;        // by port: the neighbour marked finishing
   std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0, handlers_ = 0;
   Tally tally_;
   Completions completions_;

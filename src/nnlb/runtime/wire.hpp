@@ -19,6 +19,11 @@
 namespace nnlb::wire {
 
 inline constexpr int eager_tag = 1, rest_tag = 2;
+// A marker (8 bytes: an epoch, or finishing_marker): "everything I sent you before this has been
+// sent" (RankNode::flush). MPI keeps the order of two messages between the same two ranks that
+// match the same receive, so everything sent before it has arrived when it arrives.
+inline constexpr int marker_tag = 3;
+inline constexpr std::uint64_t finishing_marker = ~std::uint64_t{0};
 inline constexpr std::size_t eager_bytes = 64 * 1024;
 inline constexpr std::uint32_t magic = 0x6e6e6c62;  // "nnlb"
 
