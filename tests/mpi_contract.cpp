@@ -593,6 +593,40 @@ TEST(Balancer, WaitArrivalsLeavesNothingInFlight) {
   MPI_Comm_free(&two);
 }
 
+// Locality (Options::position): cells of a 16 x 16 grid of mixed weights, all but one corner on
+// rank 0, balanced with rank 1: with positions, the cells that move are those nearest the
+// boundary facing rank 1, so the two regions stay compact (few cells with a 4-neighbour on the
+// other rank); the default choice (heaviest first) scatters them.
+TEST(Balancer, LocalityKeepsRegionsCompact) {
+  MPI_Comm two = first_ranks(2);
+  if (two == MPI_COMM_NULL) return;
+  int rank = 0;
+  MPI_Comm_rank(two, &rank);
+  constexpr ItemId n = 16;
+  std::size_t surface[2] = {0, 0};
+  for (const bool locality : {false, true}) {
+    mpi::Options o;
+    if (locality) o.position = [](ItemId id) { return mpi::Position{static_cast<double>(id % n), static_cast<double>(id / n), 0}; };
+    mpi::Balancer lb(two, {1 - rank}, o);
+    for (ItemId id = 0; id < n * n; ++id)
+      if ((id == n * n - 1) == (rank == 1)) lb.add(id, 1.0 + static_cast<double>(id * 7 % 3));
+    for (int k = 0; k < 30; ++k) lb.balance_and_wait();
+    std::vector<int> owner(n * n, 0);
+    for (ItemId id : lb.items()) owner[id] = rank + 1;
+    MPI_Allreduce(MPI_IN_PLACE, owner.data(), static_cast<int>(owner.size()), MPI_INT, MPI_MAX, two);
+    for (ItemId id = 0; id < n * n; ++id) {
+      const ItemId x = id % n, y = id / n;
+      surface[locality] += (x > 0 && owner[id - 1] != owner[id]) || (x + 1 < n && owner[id + 1] != owner[id]) ||
+                           (y > 0 && owner[id - n] != owner[id]) || (y + 1 < n && owner[id + n] != owner[id]);
+    }
+    const mpi::Record r = lb.finish();
+    EXPECT_LT(std::abs(r.final_load[0] - r.final_load[1]), 4) << "locality " << locality;
+  }
+  EXPECT_LE(surface[1], 3 * n) << "a straight boundary has 2 n";
+  EXPECT_LT(2 * surface[1], surface[0]);
+  MPI_Comm_free(&two);
+}
+
 // Task pools as library calls: each algorithm computes every task exactly once (the pool
 // recounts), with the work spread over the ranks (under ms, rank 0 only serves); a task's data
 // travels with it.

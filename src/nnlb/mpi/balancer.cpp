@@ -156,8 +156,13 @@ Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
     // The threshold below which nothing moves, then the application's choice (or the default).
     a.choose = [this](const Departure& d, std::span<const Item> movable, std::vector<ItemId>& out) {
       if (d.amount < options_.threshold * load()) return;
-      if (options_.choose) options_.choose(d, movable, out);
-      else heaviest_fit(d.amount, movable, out);
+      if (options_.choose) return options_.choose(d, movable, out);
+      if (options_.position) {
+        const auto p = static_cast<std::size_t>(std::find(neighbours_.begin(), neighbours_.end(), static_cast<int>(d.to)) - neighbours_.begin());
+        if (p < centres_.size() && !std::isnan(centres_[p][0]) && !std::isnan(centre_[0]))
+          return nearest_boundary(d.amount, centre_, centres_[p], movable, options_.position, out);
+      }
+      heaviest_fit(d.amount, movable, out);
     };
     a.detection = options_.detection;
     a.quiet_every_max = options_.quiet_every_max;
@@ -184,6 +189,10 @@ Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
   s.speed = speed_;
   s.payloads = payloads_.get();
   s.piece_bytes = options_.piece_bytes;
+  centres_.assign(neighbours_.size(), {NAN, NAN, NAN});
+  s.heard = [this](Port p, std::span<const double> v) {
+    if (v.size() == 3 && p < centres_.size()) centres_[p] = {v[0], v[1], v[2]};
+  };
   s.shared_processor = oversubscribed(gather_hosts(comm_), rank_);
   node_ = std::make_unique<RankNode>(std::move(s));
 }
@@ -329,14 +338,19 @@ Balancer::Moves Balancer::moves() {
 void Balancer::start() {
   if (started_) return;
   started_ = true;
-  // Every rank's load and speed: the neighbours' are set-up knowledge, the loads the record's start.
-  const double mine[2] = {load(), speed_};
-  std::vector<double> all(2 * static_cast<std::size_t>(size_));
-  MPI_Allgather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, comm_);
+  // Every rank's load, speed and centre (locality): the neighbours' are set-up knowledge, the
+  // loads the record's start.
+  tell_centre(false);
+  const double mine[5] = {load(), speed_, centre_[0], centre_[1], centre_[2]};
+  std::vector<double> all(5 * static_cast<std::size_t>(size_));
+  MPI_Allgather(mine, 5, MPI_DOUBLE, all.data(), 5, MPI_DOUBLE, comm_);
   record_start_.resize(static_cast<std::size_t>(size_));
-  for (std::size_t q = 0; q < record_start_.size(); ++q) record_start_[q] = all[2 * q];
+  for (std::size_t q = 0; q < record_start_.size(); ++q) record_start_[q] = all[5 * q];
   std::vector<double> loads, speeds;
-  for (int q : neighbours_) loads.push_back(all[2 * static_cast<std::size_t>(q)]), speeds.push_back(all[2 * static_cast<std::size_t>(q) + 1]);
+  for (Port p = 0; p < neighbours_.size(); ++p) {
+    const double* q = &all[5 * static_cast<std::size_t>(neighbours_[p])];
+    loads.push_back(q[0]), speeds.push_back(q[1]), centres_[p] = {q[2], q[3], q[4]};
+  }
   node_->know_initial(loads, speeds);
   MPI_Barrier(comm_);
   started_at_ = MPI_Wtime();
@@ -360,8 +374,21 @@ void Balancer::balance() {
   // step, so that an item sent at a neighbour's step is not counted at both ends.
   if (trace_ && options_.period == 0) start(), trace_->record(TraceLog::Kind::step, trace_time(), 0, load());
   progress();
+  tell_centre();
   if (options_.period > 0) return;
   node_->fire(AsyncBalancer::balance_timer);
+}
+
+// Locality: this rank's centre before a step, told to the neighbours when it changed (`tell`).
+void Balancer::tell_centre(bool tell) {
+  if (!options_.position) return;
+  std::vector<Item> all(node_->state().items.begin(), node_->state().items.end());
+  for (const auto& [id, w] : pinned_) all.push_back({id, w, 0});
+  centre_ = centre_of(std::span<const Item>(all), options_.position);
+  if (!tell) told_ = centre_;
+  if (std::isnan(centre_[0]) || centre_ == told_) return;
+  told_ = centre_;
+  for (Port p = 0; p < neighbours_.size(); ++p) node_->tell(p, centre_);
 }
 
 std::uint64_t Balancer::steps() const { return node_->agent() ? AsyncBalancer::status(*node_->agent()).steps : 0; }
@@ -387,11 +414,13 @@ Record Balancer::finish() {
   start();
   finished_ = true;
   node_->mark_finishing();  // a neighbour waiting in wait_arrivals() hears of it
+  const std::uint64_t arrived = payloads_->arrived;
   node_->drain(2, "finish()");
   node_->settle();  // what was on its way is here now
   Record rec;
   rec.initial_load = record_start_;
   rec.arrived = payloads_->arrived, rec.departed = payloads_->departed;
+  rec.late = rec.arrived - arrived;
   // This rank's weight recounted from its items (not the running sums).
   double mine = 0;
   for (const Item& it : node_->state().items) mine += it.weight;

@@ -39,6 +39,7 @@
 
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/mpi/estimate.hpp"
+#include "nnlb/mpi/locality.hpp"
 #include "nnlb/node/payload.hpp"
 #include "nnlb/programs/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
@@ -96,6 +97,12 @@ struct Options {
   double smoothing = 0.1;
   double speed_band = 0.1;
   double threshold = 0;
+  // Locality (mpi/locality.hpp): an item's position (2-D or 3-D coordinates, the unused ones 0,
+  // or a position on a space-filling curve as the first). With it, each rank tells its
+  // neighbours the centre of its items at each step in which it changed, and the choice of items
+  // (when `choose` is empty) sends those nearest the boundary facing the receiver, so that a
+  // rank's items stay one compact region.
+  std::function<Position(ItemId)> position;
   // The largest MPI message (bytes): an item's data beyond it travels in pieces (MPI counts are
   // ints). Tests lower it.
   std::size_t piece_bytes = std::size_t{1} << 30;
@@ -108,6 +115,7 @@ struct Record {
   RunSummary summary;
   std::vector<double> initial_load, final_load;  // per rank
   std::uint64_t arrived = 0, departed = 0;       // items, this rank
+  std::uint64_t late = 0;                        // of those arrived, in finish() (still on their way)
 };
 
 // Neighbours from the communicator's own topology: a Cartesian one (the ranks one step away in
@@ -222,6 +230,10 @@ class Balancer {
   std::vector<double> record_start_;  // every rank's load at start()
   bool started_ = false, finished_ = false;
   std::uint64_t epoch_ = 0;  // calls of wait_arrivals()
+  // Locality: the neighbours' centres as they told them (by port), and the one this rank told.
+  std::vector<Position> centres_;
+  Position centre_{NAN, NAN, NAN}, told_{NAN, NAN, NAN};
+  void tell_centre(bool tell = true);
   std::unique_ptr<TraceLog> trace_;   // with Options::trace
   double started_at_ = 0;             // MPI_Wtime() at start(): the trace's zero
   double trace_time() const;

@@ -79,6 +79,17 @@ void RankNode::receive(const MPI_Status& status, bool deliver) {
     ++received_;
     return post_receive();
   }
+  if (tag == wire::note_tag) {
+    const Port p = port_of(static_cast<NodeId>(source));
+    if (count % static_cast<int>(sizeof(double)) != 0 || count > static_cast<int>(wire::note_values * sizeof(double)) || p == no_port)
+      throw wire::ProtocolError("a note from rank " + std::to_string(source) + " of " + std::to_string(count) + " bytes");
+    double values[wire::note_values];
+    std::memcpy(values, eager_.data(), static_cast<std::size_t>(count));
+    ++received_;
+    post_receive();
+    if (setup_.heard) setup_.heard(p, std::span<const double>(values, static_cast<std::size_t>(count) / sizeof(double)));
+    return;
+  }
   if (tag != wire::eager_tag)
     throw wire::ProtocolError("a message from rank " + std::to_string(source) + " has tag " + std::to_string(tag) +
                               " where a node program's message starts");
@@ -178,6 +189,17 @@ void RankNode::flush(std::uint64_t epoch) {
     MPI_Isend(s.bytes.data(), sizeof epoch, MPI_BYTE, static_cast<int>(n.id), wire::marker_tag, setup_.comm, &s.requests.emplace_back());
     ++sent_;
   }
+}
+
+void RankNode::tell(Port to, std::span<const double> values) {
+  if (values.size() > wire::note_values) throw std::logic_error("a note of more than 8 values");
+  PendingSend& s = sends_.emplace_back();
+  s.bytes.resize(values.size_bytes());
+  std::memcpy(s.bytes.data(), values.data(), values.size_bytes());
+  MPI_Isend(s.bytes.data(), static_cast<int>(s.bytes.size()), MPI_BYTE, static_cast<int>(setup_.neighbors[to].id), wire::note_tag,
+            setup_.comm, &s.requests.emplace_back());
+  ++sent_;
+  tally_.sent_plain(Channel::control, 1);
 }
 
 void RankNode::wait_markers(std::uint64_t epoch, const char* name) {

@@ -47,6 +47,8 @@ struct RankNodeSetup {
   // The largest MPI message: what follows a message's first eager_bytes goes in pieces of at most
   // this many bytes (an MPI count is an int).
   std::size_t piece_bytes = std::size_t{1} << 30;
+  // The owner's notes from a neighbour (tell), by port: called as they arrive.
+  std::function<void(Port, std::span<const double>)> heard;
 };
 
 class RankNode {
@@ -87,6 +89,9 @@ class RankNode {
   void flush(std::uint64_t epoch);
   void mark_finishing() { flush(wire::finishing_marker); }
   void wait_markers(std::uint64_t epoch, const char* name);
+  // The owner's note to the neighbour at port `to` (at most wire::note_values values; counted as
+  // a control message), outside the node program: its `heard` is called on arrival.
+  void tell(Port to, std::span<const double> values);
 
   // Context::execute: whether an item is in hand, how long its work takes, and its end (the
   // owner ran the kernel): completed, counted, and the program's timer fires.

@@ -24,6 +24,9 @@ inline constexpr int eager_tag = 1, rest_tag = 2;
 // match the same receive, so everything sent before it has arrived when it arrives.
 inline constexpr int marker_tag = 3;
 inline constexpr std::uint64_t finishing_marker = ~std::uint64_t{0};
+// The owner's own note to a neighbour (RankNode::tell): up to 8 doubles, outside the node program.
+inline constexpr int note_tag = 4;
+inline constexpr std::size_t note_values = 8;
 inline constexpr std::size_t eager_bytes = 64 * 1024;
 inline constexpr std::uint32_t magic = 0x6e6e6c62;  // "nnlb"
 
