@@ -8,16 +8,18 @@
 //
 //   mpiexec -np 4 hotspot [n=32] [iterations=100] [--policy best-effort|bt|fos] [--no-balance]
 //                         [--locality] [--arrivals free|wait|collective] [--unit us=5]
+//                         [--most-in-flight cells]
 //
 // --arrivals: free (balance() only: cells on their way miss iterations), wait (balance() then
 // wait_arrivals(): markers between neighbours) or collective (balance_and_wait()). --locality:
 // cells carry their coordinates (Options::position), so a rank gives away the cells nearest the
-// receiver. Rank 0 prints, over the iterations: the time per iteration (the loop's wall time, with
-// the reductions that measure the rest), the work imbalance (sum of the busiest rank's work over the sum of
+// receiver. Rank 0 prints, over the iterations: the time per iteration (the slowest rank's time
+// computing and balancing in each iteration, the mean), the work imbalance (sum of the busiest rank's work over the sum of
 // the mean's), the halo (cells with a 4-neighbour on another rank, counted every iteration, the
 // mean), the cells in flight (not held anywhere at the end of an iteration, the mean), the cells
 // moved and those that arrived only in finish(). The check: every cell ends on one rank with its
-// own data, having been computed once per iteration it was held.
+// own data, having been computed once per iteration it was held; with --most-in-flight, at most
+// that many cells in flight on average (the SMPI test's check of its settings).
 #include <mpi.h>
 
 #include <nnlb/mpi/balancer.hpp>
@@ -26,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -39,10 +42,18 @@ struct Cell {
 };
 using Store = nnlb::mpi::ItemStore<Cell>;
 
+// Work of `seconds` on this processor: a loop of a calibrated length (not a loop on the clock,
+// so that SMPI, which times the computation between MPI calls, simulates it as such).
+double loops_per_second = 0;
 void spin(double seconds) {
-  const double until = MPI_Wtime() + seconds;
   volatile double x = 1;
-  while (MPI_Wtime() < until) x = x * 1.0000001 + 1e-9;
+  for (auto k = static_cast<std::int64_t>(seconds * loops_per_second); k > 0; --k) x = x * 1.0000001 + 1e-9;
+}
+void calibrate() {
+  const auto t0 = std::chrono::steady_clock::now();
+  loops_per_second = 1e9;
+  spin(1e-3);  // 1e6 loops
+  loops_per_second = 1e6 / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The hot spot's corner in iteration `it`: a fixed sequence of places, one per 20 iterations.
@@ -64,7 +75,7 @@ int run(int argc, char** argv) {
   int iterations = 100, positional = 0;
   bool balancing = true, locality = false;
   std::string policy = "best-effort", arrivals = "wait";
-  double unit = 5e-6;
+  double unit = 5e-6, most_in_flight = -1;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--no-balance") balancing = false;
@@ -72,12 +83,14 @@ int run(int argc, char** argv) {
     else if (arg == "--policy" && a + 1 < argc) policy = argv[++a];
     else if (arg == "--arrivals" && a + 1 < argc) arrivals = argv[++a];
     else if (arg == "--unit" && a + 1 < argc) unit = std::stod(argv[++a]) * 1e-6;
+    else if (arg == "--most-in-flight" && a + 1 < argc) most_in_flight = std::stod(argv[++a]);
     else if (positional++ == 0) n = std::stoull(arg);
     else iterations = std::stoi(arg);
   }
   if (arrivals != "free" && arrivals != "wait" && arrivals != "collective")
     throw std::invalid_argument("--arrivals " + arrivals + " (free, wait or collective)");
   if (n < 4) throw std::invalid_argument("a grid of " + std::to_string(n) + " cells a side (at least 4)");
+  calibrate();
   int size = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int extent[2] = {0, 0}, periodic[2] = {0, 0};
@@ -101,11 +114,11 @@ int run(int argc, char** argv) {
     lb.add(id, cost(id, 0, n));
   }
 
-  double busiest = 0, mean = 0, halo = 0, in_flight = 0;
+  double busiest = 0, mean = 0, halo = 0, in_flight = 0, slowest = 0;
   std::vector<int> owner(n * n);
   lb.start();
-  const double started = MPI_Wtime();
   for (int it = 0; it < iterations; ++it) {
+    const double t0 = MPI_Wtime();
     double work = 0;
     for (nnlb::ItemId id : lb.items()) {
       const double c = cost(id, it, n);
@@ -117,12 +130,12 @@ int run(int argc, char** argv) {
     if (balancing && arrivals == "collective") lb.balance_and_wait();
     else if (balancing) lb.balance();
     if (balancing && arrivals == "wait") lb.wait_arrivals();
-    // Measured (in the time: the same reductions in every variant; they keep the ranks in step, as
-    // a halo exchange would): the work, the owners of the cells and from them the halo.
-    double w[2] = {work, work};
-    MPI_Allreduce(MPI_IN_PLACE, &w[0], 1, MPI_DOUBLE, MPI_MAX, grid);
-    MPI_Allreduce(MPI_IN_PLACE, &w[1], 1, MPI_DOUBLE, MPI_SUM, grid);
-    busiest += w[0], mean += w[1] / size;
+    // Measured, not timed: the slowest rank's time in this iteration, the work, the owners of the
+    // cells and from them the halo. The reductions keep the ranks in step, as a halo exchange would.
+    double most[2] = {work, MPI_Wtime() - t0}, sum = work;
+    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_DOUBLE, MPI_MAX, grid);
+    MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, grid);
+    busiest += most[0], mean += sum / size, slowest += most[1];
     std::fill(owner.begin(), owner.end(), 0);
     for (nnlb::ItemId id : lb.items()) owner[id] = rank + 1;
     MPI_Allreduce(MPI_IN_PLACE, owner.data(), static_cast<int>(owner.size()), MPI_INT, MPI_MAX, grid);
@@ -136,7 +149,6 @@ int run(int argc, char** argv) {
     }
     halo += static_cast<double>(surface), in_flight += static_cast<double>(away);
   }
-  const double slowest = MPI_Wtime() - started;
   const nnlb::mpi::Record record = lb.finish();
   // Every cell on one rank (finish() checked), with its own data; the iterations it was computed in.
   std::uint64_t counts[4] = {record.departed, record.late, 0, 0};  // moved, late, computed, wrong
@@ -155,7 +167,12 @@ int run(int argc, char** argv) {
                 static_cast<unsigned long long>(n * n * static_cast<std::uint64_t>(iterations) - counts[2]),
                 static_cast<unsigned long long>(n * n * static_cast<std::uint64_t>(iterations)));
     if (status != 0) std::fprintf(stderr, "hotspot: %llu cells with data not their own\n", static_cast<unsigned long long>(counts[3]));
+    if (most_in_flight >= 0 && in_flight / iterations > most_in_flight) {
+      std::fprintf(stderr, "hotspot: %.2f cells in flight on average, more than %g\n", in_flight / iterations, most_in_flight);
+      status = 1;
+    }
   }
+  MPI_Bcast(&status, 1, MPI_INT, 0, grid);
   MPI_Comm_free(&grid);
   return status;
 }
