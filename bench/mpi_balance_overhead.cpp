@@ -2,7 +2,10 @@
 // under 1 % of a 10 ms iteration). Each rank holds the same items; an iteration is 10 ms of
 // work (a loop until 10 ms of wall time have passed), then one balance() call. The same loop
 // without the call is the reference; they alternate, `rounds` times each, and the program prints
-// the median of each and the overhead per iteration. Run with ranks <= cores:
+// the median of each and the overhead per iteration. Then the time spent inside the calls that
+// wait for arrivals, per iteration (medians over the rounds): balance() then wait_arrivals()
+// (markers between neighbours, no collective) against balance_and_wait() (a collective count).
+// Run with ranks <= cores:
 //
 //   mpiexec -np 2 build/bench/mpi_balance_overhead [iterations=200] [rounds=5]
 #include <mpi.h>
@@ -34,6 +37,25 @@ double loop(nnlb::mpi::Balancer& lb, int iterations, bool balancing) {
   return MPI_Wtime() - t0;
 }
 
+// Seconds spent inside the balancer per iteration of `work` seconds: balance() and
+// wait_arrivals(), or balance_and_wait().
+double inside(nnlb::mpi::Balancer& lb, int iterations, double work, bool collective) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double spent = 0;
+  for (int it = 0; it < iterations; ++it) {
+    work_for(work);
+    const double t = MPI_Wtime();
+    if (collective) {
+      lb.balance_and_wait();
+    } else {
+      lb.balance();
+      lb.wait_arrivals();
+    }
+    spent += MPI_Wtime() - t;
+  }
+  return spent / iterations;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -51,7 +73,7 @@ int main(int argc, char** argv) {
   std::vector<int> ring;
   if (size > 1) ring.push_back((rank + 1) % size);
   if (size > 2) ring.push_back((rank + size - 1) % size);
-  std::vector<double> with, without;
+  std::vector<double> with, without, markers, collective, markers_alone, collective_alone;
   std::uint64_t moved = 0;
   for (int r = 0; r < rounds; ++r) {
     nnlb::mpi::Balancer lb(MPI_COMM_WORLD, ring);
@@ -60,6 +82,13 @@ int main(int argc, char** argv) {
     without.push_back(loop(lb, iterations, false));
     with.push_back(loop(lb, iterations, true));
     moved += lb.finish().summary.timing->data_messages;
+    nnlb::mpi::Balancer settled(MPI_COMM_WORLD, ring);
+    for (nnlb::ItemId k = 0; k < 100; ++k) settled.add(static_cast<nnlb::ItemId>(rank) * 100 + k, 1.0);
+    markers.push_back(inside(settled, iterations, 0.01, false));
+    collective.push_back(inside(settled, iterations, 0.01, true));
+    markers_alone.push_back(inside(settled, 10 * iterations, 0, false));
+    collective_alone.push_back(inside(settled, 10 * iterations, 0, true));
+    settled.finish();
   }
   if (rank == 0) {
     const double a = median(with), b = median(without);
@@ -67,6 +96,10 @@ int main(int argc, char** argv) {
                 rounds, a, b);
     std::printf("overhead per iteration: %.1f us = %.3f %% of 10 ms; items moved on a balanced load: %llu messages\n",
                 (a - b) / iterations * 1e6, (a - b) / b * 100, static_cast<unsigned long long>(moved));
+    std::printf("waiting for arrivals, per iteration: balance() + wait_arrivals() %.1f us, balance_and_wait() %.1f us\n",
+                median(markers) * 1e6, median(collective) * 1e6);
+    std::printf("the same calls back to back (no work between): %.1f us and %.1f us a call\n", median(markers_alone) * 1e6,
+                median(collective_alone) * 1e6);
   }
   MPI_Finalize();
   return 0;

@@ -16,8 +16,12 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "smpicxx failed (${rc}):\n${out}")
 endif()
 # smpi/coll-selector:ompi: SMPI 3.32's default collectives post every message of an all-to-all
-# at once, detached, and SimGrid removes each finished one from a list of all of them (docs/mpi.md).
+# at once, detached, and SimGrid removes each finished one from a list of all of them.
+# smpi/async-small-thresh:65536: messages up to 64 KiB (the first part of every nnlb message)
+# leave at once and wait at the receiver, as MPI's eager protocol does; without it each waits for
+# the receive that matches it, and items spend tens of iterations on their way (docs/mpi.md).
 execute_process(COMMAND "${SMPIRUN}" -np ${RANKS} -platform "${PLATFORM}" --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi
+                        --cfg=smpi/async-small-thresh:65536
                         --log=root.thres:warning
                         "${program}" ${args}
                 WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

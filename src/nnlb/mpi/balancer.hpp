@@ -34,9 +34,12 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/mpi/estimate.hpp"
+#include "nnlb/mpi/locality.hpp"
 #include "nnlb/node/payload.hpp"
 #include "nnlb/programs/item_choice.hpp"
 #include "nnlb/policy/policy.hpp"
@@ -86,6 +89,23 @@ struct Options {
   // --set load.trace=PATH --set algorithm=...` to replay under any policy (docs/mpi.md). Empty:
   // nothing is recorded.
   std::string trace;
+  // The weight model (docs/mpi.md): measured speeds (measured_speed) and measured item costs
+  // (measure) are smoothed, a new sample weighing `smoothing` (the first 1 / smoothing samples
+  // averaged); a measured speed is told to the neighbours once warm and then only when it leaves
+  // a dead band of `speed_band` around the one in force. `threshold`: a step sends nothing to a
+  // neighbour for less than threshold x this rank's load (a balanced load is left alone).
+  double smoothing = 0.1;
+  double speed_band = 0.1;
+  double threshold = 0;
+  // Locality (mpi/locality.hpp): an item's position (2-D or 3-D coordinates, the unused ones 0,
+  // or a position on a space-filling curve as the first). With it, each rank tells its
+  // neighbours the centre of its items at each step in which it changed, and the choice of items
+  // (when `choose` is empty) sends those nearest the boundary facing the receiver, so that a
+  // rank's items stay one compact region.
+  std::function<Position(ItemId)> position;
+  // The largest MPI message (bytes): an item's data beyond it travels in pieces (MPI counts are
+  // ints). Tests lower it.
+  std::size_t piece_bytes = std::size_t{1} << 30;
 };
 
 // The run's record, the same on every rank: the summary as every engine of nnlb writes it
@@ -95,6 +115,7 @@ struct Record {
   RunSummary summary;
   std::vector<double> initial_load, final_load;  // per rank
   std::uint64_t arrived = 0, departed = 0;       // items, this rank
+  std::uint64_t late = 0;                        // of those arrived, in finish() (still on their way)
 };
 
 // Neighbours from the communicator's own topology: a Cartesian one (the ranks one step away in
@@ -126,8 +147,12 @@ class Balancer {
   // weight wherever it goes. Told to the neighbours at this rank's next step.
   void set_speed(double speed);
   // C_i measured: this rank's items (their weight, load()) took `seconds` to compute. The weights
-  // stay (unlike measured()); a rank that holds nothing keeps its last speed.
+  // stay (unlike measured()); a rank that holds nothing keeps its last speed. Smoothed, and told
+  // only once warm and outside the dead band (Options::smoothing, speed_band).
   void measured_speed(double seconds);
+  // Item `id` took `seconds` (or any cost) this time: its weight moves towards it by
+  // Options::smoothing (w <- w + smoothing (seconds - w)).
+  void measure(ItemId id, double seconds);
   double speed() const { return speed_; }
   void pin(ItemId id);                       // it stays on this rank (its weight still counts)
   void unpin(ItemId id);
@@ -162,8 +187,17 @@ class Balancer {
   void wait(MPI_Request* also = nullptr);
   // Collective: balance(), then wait until every item any rank sent has arrived (and was
   // unpacked): a loosely-synchronous application's step, after which each rank's items are
-  // settled until its next call.
+  // settled until its next call. A rank that calls finish() (or balance_and_wait()) while
+  // another calls the other ends both with std::logic_error naming the mismatch.
   void balance_and_wait();
+  // Every item a neighbour sent before its own call of wait_arrivals() has arrived here (and was
+  // unpacked) when this returns: each rank tells each neighbour "nothing more before this" (one
+  // 8-byte message per edge and direction; MPI keeps the order of two messages between two
+  // ranks) and waits for theirs. No collective: only the neighbours wait for each other. Every
+  // rank calls it as often as its neighbours (like a halo exchange); balance() then
+  // wait_arrivals() is balance_and_wait() at the cost of a message latency. A rank waiting for a
+  // neighbour that called finish() instead throws std::logic_error naming it.
+  void wait_arrivals();
   // Collective: no new decision; every item in flight arrives; the record, on every rank.
   // ConservationError when an item is lost, doubled or its weight changed on the way.
   Record finish();
@@ -188,10 +222,18 @@ class Balancer {
   std::unique_ptr<Payloads> payloads_;
   std::unique_ptr<RankNode> node_;
   std::unordered_map<ItemId, double> pinned_;
+  std::unordered_set<ItemId> here_;  // every item held here, pinned ones too
   double registered_ = 0;  // weight added less weight removed, and changes of weight, here
+  double magnitude_ = 0;   // the sum of the magnitudes of every term summed into registered_
+  Estimate speed_estimate_;
   double speed_ = 1;       // C_i
   std::vector<double> record_start_;  // every rank's load at start()
   bool started_ = false, finished_ = false;
+  std::uint64_t epoch_ = 0;  // calls of wait_arrivals()
+  // Locality: the neighbours' centres as they told them (by port), and the one this rank told.
+  std::vector<Position> centres_;
+  Position centre_{NAN, NAN, NAN}, told_{NAN, NAN, NAN};
+  void tell_centre(bool tell = true);
   std::unique_ptr<TraceLog> trace_;   // with Options::trace
   double started_at_ = 0;             // MPI_Wtime() at start(): the trace's zero
   double trace_time() const;

@@ -109,8 +109,12 @@ Record TaskPool::finish() {
   sum.stop_reason = StopReason::finished;
   sum.finished_at = last;
   sum.work = WorkMetrics{done.size(), last, busy_all};
+  // The node program sends tasks on its control channel, with its protocol: the record's data
+  // messages are those that carried tasks, its control messages the rest.
   const Tally& tally = node_->tally();
-  double counts[3] = {static_cast<double>(tally.messages(Channel::control)), static_cast<double>(tally.messages(Channel::data)), tally.moved()};
+  const auto carrying = static_cast<double>(node_->carrying());
+  const double messages = static_cast<double>(tally.messages(Channel::control) + tally.messages(Channel::data));
+  double counts[3] = {messages - carrying, carrying, tally.moved()};
   MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_DOUBLE, MPI_SUM, comm_);
   sum.load_moved = counts[2];
   for (double w : rec.initial_load) sum.initial_total += w;

@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -16,6 +17,8 @@ RankNode::RankNode(RankNodeSetup setup) : setup_(std::move(setup)), ctx_(*this),
   self_ = static_cast<NodeId>(rank);
   rng_ = Rng(setup_.seed, self_);
   for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = setup_.program->notifies(static_cast<Channel>(c));
+  marked_.assign(setup_.neighbors.size(), 0);
+  finishing_.assign(setup_.neighbors.size(), false);
   post_receive();
 }
 
@@ -24,7 +27,14 @@ RankNode::~RankNode() {
     MPI_Cancel(&receive_);
     MPI_Wait(&receive_, MPI_STATUS_IGNORE);
   }
-  for (PendingSend& s : sends_) MPI_Waitall(2, s.request, MPI_STATUSES_IGNORE);
+  // A send nobody will receive (the job ends on an error) must not hang here: what did not
+  // complete is left to MPI.
+  for (PendingSend& s : sends_)
+    for (MPI_Request& r : s.requests) {
+      int done = 0;
+      MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+      if (!done) MPI_Request_free(&r);
+    }
 }
 
 void RankNode::start(double t0) {
@@ -58,19 +68,44 @@ void RankNode::receive(const MPI_Status& status, bool deliver) {
   const int source = status.MPI_SOURCE, tag = status.MPI_TAG;
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
+  if (tag == wire::marker_tag) {
+    std::uint64_t epoch = 0;
+    const Port p = port_of(static_cast<NodeId>(source));
+    if (count != sizeof epoch || p == no_port)
+      throw wire::ProtocolError("a marker from rank " + std::to_string(source) + " of " + std::to_string(count) + " bytes");
+    std::memcpy(&epoch, eager_.data(), sizeof epoch);
+    if (epoch == wire::finishing_marker) finishing_[p] = true;
+    else marked_[p] = std::max(marked_[p], epoch);
+    ++received_;
+    return post_receive();
+  }
+  if (tag == wire::note_tag) {
+    const Port p = port_of(static_cast<NodeId>(source));
+    if (count % static_cast<int>(sizeof(double)) != 0 || count > static_cast<int>(wire::note_values * sizeof(double)) || p == no_port)
+      throw wire::ProtocolError("a note from rank " + std::to_string(source) + " of " + std::to_string(count) + " bytes");
+    double values[wire::note_values];
+    std::memcpy(values, eager_.data(), static_cast<std::size_t>(count));
+    ++received_;
+    post_receive();
+    if (setup_.heard) setup_.heard(p, std::span<const double>(values, static_cast<std::size_t>(count) / sizeof(double)));
+    return;
+  }
   if (tag != wire::eager_tag)
     throw wire::ProtocolError("a message from rank " + std::to_string(source) + " has tag " + std::to_string(tag) +
                               " where a node program's message starts");
   const std::span<const std::byte> first(eager_.data(), static_cast<std::size_t>(count));
   const wire::Header h = wire::header_of(first, source);
   std::vector<std::byte> whole(first.begin(), first.end());
-  if (h.total_bytes() > wire::eager_bytes) {  // the rest follows from the same source
+  if (h.total_bytes() > wire::eager_bytes) {  // the rest follows from the same source, in pieces
     whole.resize(h.total_bytes());
-    const auto rest = static_cast<int>(h.total_bytes() - wire::eager_bytes);
-    MPI_Status rest_status;
-    MPI_Recv(whole.data() + wire::eager_bytes, rest, MPI_BYTE, source, wire::rest_tag, setup_.comm, &rest_status);
-    MPI_Get_count(&rest_status, MPI_BYTE, &count);
-    if (count != rest) throw wire::ProtocolError("a message from rank " + std::to_string(source) + " is cut short");
+    for (std::size_t at = wire::eager_bytes; at < whole.size();) {
+      const auto most = static_cast<int>(std::min<std::size_t>(whole.size() - at, std::numeric_limits<int>::max()));
+      MPI_Status rest_status;
+      MPI_Recv(whole.data() + at, most, MPI_BYTE, source, wire::rest_tag, setup_.comm, &rest_status);
+      MPI_Get_count(&rest_status, MPI_BYTE, &count);
+      if (count <= 0) throw wire::ProtocolError("a message from rank " + std::to_string(source) + " is cut short");
+      at += static_cast<std::size_t>(count);
+    }
   }
   post_receive();
   wire::Decoded d = wire::decode(h, whole);
@@ -123,25 +158,73 @@ void RankNode::wait(MPI_Request* other) {
   }
 }
 
-void RankNode::drain() {
+void RankNode::drain(std::uint32_t call, const char* name) {
+  int size = 1;
+  MPI_Comm_size(setup_.comm, &size);
   while (true) {
     progress(false);
-    std::uint64_t mine[2] = {sent_, received_}, all[2];
-    MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_SUM, setup_.comm);
+    // The counts, and the call: all ranks are in the same one when the sum of the squares of
+    // the calls is the square of their sum over the ranks' number (no spread).
+    std::uint64_t mine[4] = {sent_, received_, call, std::uint64_t{call} * call}, all[4];
+    MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, setup_.comm);
+    if (all[3] * static_cast<std::uint64_t>(size) != all[2] * all[2])
+      throw std::logic_error("nnlb::mpi: " + std::string(name) + " is collective: rank " + std::to_string(self_) +
+                             " is in it while other ranks are in another collective call of the balancer (every rank must "
+                             "call balance_and_wait() and finish() alike, in the same order)");
     if (all[0] == all[1]) break;
     if (setup_.shared_processor) {
       const timespec pause{0, 50'000};
       nanosleep(&pause, nullptr);
     }  // what is missing is on its way: count again
   }
-  for (PendingSend& s : sends_) MPI_Waitall(2, s.request, MPI_STATUSES_IGNORE);
+  for (PendingSend& s : sends_) MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
   sends_.clear();
+}
+
+void RankNode::flush(std::uint64_t epoch) {
+  for (const NeighborInfo& n : setup_.neighbors) {
+    PendingSend& s = sends_.emplace_back();
+    s.bytes.resize(sizeof epoch);
+    std::memcpy(s.bytes.data(), &epoch, sizeof epoch);
+    MPI_Isend(s.bytes.data(), sizeof epoch, MPI_BYTE, static_cast<int>(n.id), wire::marker_tag, setup_.comm, &s.requests.emplace_back());
+    ++sent_;
+  }
+}
+
+void RankNode::tell(Port to, std::span<const double> values) {
+  if (values.size() > wire::note_values) throw std::logic_error("a note of more than 8 values");
+  PendingSend& s = sends_.emplace_back();
+  s.bytes.resize(values.size_bytes());
+  std::memcpy(s.bytes.data(), values.data(), values.size_bytes());
+  MPI_Isend(s.bytes.data(), static_cast<int>(s.bytes.size()), MPI_BYTE, static_cast<int>(setup_.neighbors[to].id), wire::note_tag,
+            setup_.comm, &s.requests.emplace_back());
+  ++sent_;
+  tally_.sent_plain(Channel::control, 1);
+}
+
+void RankNode::wait_markers(std::uint64_t epoch, const char* name) {
+  while (true) {
+    progress(false);
+    Port missing = no_port;
+    for (Port p = 0; p < marked_.size() && missing == no_port; ++p)
+      if (marked_[p] < epoch) missing = p;
+    if (missing == no_port) return;
+    if (finishing_[missing])
+      throw std::logic_error("nnlb::mpi: rank " + std::to_string(self_) + " is in " + name + " while its neighbour rank " +
+                             std::to_string(setup_.neighbors[missing].id) + " has called finish() (every rank must call it alike)");
+    if (setup_.shared_processor) {
+      const timespec pause{0, 50'000};
+      nanosleep(&pause, nullptr);
+    } else {
+      sched_yield();
+    }
+  }
 }
 
 void RankNode::reap_sends() {
   while (!sends_.empty()) {
     int done = 0;
-    MPI_Testall(2, sends_.front().request, &done, MPI_STATUSES_IGNORE);
+    MPI_Testall(static_cast<int>(sends_.front().requests.size()), sends_.front().requests.data(), &done, MPI_STATUSES_IGNORE);
     if (!done) return;
     sends_.pop_front();
   }
@@ -215,10 +298,11 @@ void RankNode::put(std::vector<std::byte> bytes, int to) {
   PendingSend& s = sends_.emplace_back();
   s.bytes = std::move(bytes);
   const std::size_t first = std::min(s.bytes.size(), wire::eager_bytes);
-  MPI_Isend(s.bytes.data(), static_cast<int>(first), MPI_BYTE, to, wire::eager_tag, setup_.comm, &s.request[0]);
-  if (s.bytes.size() > first)
-    MPI_Isend(s.bytes.data() + first, static_cast<int>(s.bytes.size() - first), MPI_BYTE, to, wire::rest_tag, setup_.comm,
-              &s.request[1]);
+  MPI_Isend(s.bytes.data(), static_cast<int>(first), MPI_BYTE, to, wire::eager_tag, setup_.comm, &s.requests.emplace_back());
+  for (std::size_t at = first; at < s.bytes.size(); at += setup_.piece_bytes) {
+    const std::size_t piece = std::min(setup_.piece_bytes, s.bytes.size() - at);
+    MPI_Isend(s.bytes.data() + at, static_cast<int>(piece), MPI_BYTE, to, wire::rest_tag, setup_.comm, &s.requests.emplace_back());
+  }
   ++sent_;
 }
 

@@ -44,6 +44,11 @@ struct RankNodeSetup {
   // kernel, then calls complete()); 0: the node program may not execute items (the library).
   double work_scale = 0;
   bool shared_processor = false;        // more ranks than processors on this host (hosts.hpp)
+  // The largest MPI message: what follows a message's first eager_bytes goes in pieces of at most
+  // this many bytes (an MPI count is an int).
+  std::size_t piece_bytes = std::size_t{1} << 30;
+  // The owner's notes from a neighbour (tell), by port: called as they arrive.
+  std::function<void(Port, std::span<const double>)> heard;
 };
 
 class RankNode {
@@ -71,8 +76,22 @@ class RankNode {
   // MPI_REQUEST_NULL) has completed; returns at once when an item is in hand.
   void wait(MPI_Request* other = nullptr);
   // Collective over the communicator: receives (unheard, into the mailboxes) until every message
-  // sent anywhere has arrived, then completes this rank's sends.
-  void drain();
+  // sent anywhere has arrived, then completes this rank's sends. `call` says which collective
+  // call of the owner this is (`name`, for the message): when the ranks are not all in the same
+  // one, every rank throws std::logic_error saying so instead of pairing different calls.
+  void drain(std::uint32_t call = 0, const char* name = "drain");
+  // Arrivals without a collective: tells every neighbour that everything this node sent it
+  // before was sent (a marker of `epoch`, wire::marker_tag); wait_markers(epoch) then receives
+  // (unheard, into the mailboxes) until every neighbour's marker of `epoch` or later came, so
+  // everything the neighbours sent before their markers is here. A neighbour that marks
+  // finishing (mark_finishing: its owner called a collective end) instead throws
+  // std::logic_error naming it.
+  void flush(std::uint64_t epoch);
+  void mark_finishing() { flush(wire::finishing_marker); }
+  void wait_markers(std::uint64_t epoch, const char* name);
+  // The owner's note to the neighbour at port `to` (at most wire::note_values values; counted as
+  // a control message), outside the node program: its `heard` is called on arrival.
+  void tell(Port to, std::span<const double> values);
 
   // Context::execute: whether an item is in hand, how long its work takes, and its end (the
   // owner ran the kernel): completed, counted, and the program's timer fires.
@@ -84,6 +103,7 @@ class RankNode {
   std::uint64_t sent() const { return sent_; }          // messages put on the wire (duplicates twice)
   std::uint64_t received() const { return received_; }
   std::uint64_t lost() const { return lost_; }          // fault injection: load-carrying messages dropped
+  std::uint64_t carrying() const { return carrying_; }  // messages sent with load or items
   std::uint64_t handlers() const { return handlers_; }  // the program's handlers run (the record's events)
   const Tally& tally() const { return tally_; }
   const Completions& completions() const { return completions_; }
@@ -136,7 +156,7 @@ class RankNode {
     bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
   struct PendingSend {
-    MPI_Request request[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    std::vector<MPI_Request> requests;  // the first eager_bytes, then the pieces of the rest
     std::vector<std::byte> bytes;
   };
 
@@ -162,6 +182,8 @@ class RankNode {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_seq_ = 0;
   std::deque<PendingSend> sends_;
+  std::vector<std::uint64_t> marked_;  // by port: the last epoch marked
+  std::vector<bool> finishing_;        // by port: the neighbour marked finishing
   std::uint64_t sent_ = 0, received_ = 0, lost_ = 0, carrying_ = 0, handlers_ = 0;
   Tally tally_;
   Completions completions_;

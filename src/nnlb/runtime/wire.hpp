@@ -2,8 +2,9 @@
 // A node program's message between MPI ranks: a fixed header, the items it carries, then each
 // item's payload (its size in 8 bytes, then its bytes). A message of up to eager_bytes travels
 // in one MPI message of tag eager_tag; a longer one sends its first eager_bytes so, and the rest
-// right after as one message of tag rest_tag, which the receiver takes from the same source
-// before anything else. Every message is checked on arrival: a malformed one (wrong size, magic,
+// right after as messages of tag rest_tag (pieces of at most the sender's piece size, which keeps
+// every MPI count an int), which the receiver takes from the same source, in order, before
+// anything else. Every message is checked on arrival: a malformed one (wrong size, magic,
 // channel, sender or load) throws ProtocolError naming the sender.
 #include <array>
 #include <cstddef>
@@ -18,6 +19,14 @@
 namespace nnlb::wire {
 
 inline constexpr int eager_tag = 1, rest_tag = 2;
+// A marker (8 bytes: an epoch, or finishing_marker): "everything I sent you before this has been
+// sent" (RankNode::flush). MPI keeps the order of two messages between the same two ranks that
+// match the same receive, so everything sent before it has arrived when it arrives.
+inline constexpr int marker_tag = 3;
+inline constexpr std::uint64_t finishing_marker = ~std::uint64_t{0};
+// The owner's own note to a neighbour (RankNode::tell): up to 8 doubles, outside the node program.
+inline constexpr int note_tag = 4;
+inline constexpr std::size_t note_values = 8;
 inline constexpr std::size_t eager_bytes = 64 * 1024;
 inline constexpr std::uint32_t magic = 0x6e6e6c62;  // "nnlb"
 
