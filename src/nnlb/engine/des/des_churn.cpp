@@ -20,7 +20,7 @@ void DesRun::bounce(NodeId gone, Wire w) {
   w.msg.port = no_port;
   w.arrival = now_;
   const auto c = static_cast<std::size_t>(w.channel);
-  mailboxes_[to].put(w);
+  deposit(to, w);
   if (notify_[c]) call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
 }
 
@@ -48,6 +48,7 @@ void DesRun::leave(NodeId i) {
   for (std::size_t c = 0; c < channel_count; ++c) {
     std::vector<Wire> waiting;
     waiting.swap(mailboxes_[i].box[c]);
+    held_ -= waiting.size();
     for (const Wire& w : waiting) bounce(i, w);
   }
   for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
@@ -69,7 +70,7 @@ void DesRun::hand_over(NodeId i) {
     const Wire w{Message{no_port, i, handover_tag, static_cast<std::uint32_t>(items.size()), n.load, {}}, now_,
                  items.empty() ? no_items : store_items(items), Channel::data};
     n.load = 0;
-    mailboxes_[to].put(w);
+    deposit(to, w);
     if (notify_[static_cast<std::size_t>(Channel::data)]) call(to, [&](Agent& a) { a.arrived(ctx_, Channel::data); });
     return;
   }
@@ -117,8 +118,8 @@ void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
     const auto pi = static_cast<Port>(degree(i)), pj = static_cast<Port>(degree(j));
     // New links get the platform's first link parameters.
     const double lat = platform_.link_latency(0), bw = platform_.link_bandwidth(0);
-    driver_.node(i).ports.push_back({j, 0, driver_.speed(j), lat, bw, -1, driver_.node(j).held()}, pj, now_);
-    driver_.node(j).ports.push_back({i, 0, driver_.speed(i), lat, bw, -1, 0.0}, pi, now_);
+    driver_.node(i).ports.push_back({j, 0, driver_.speed(j), lat, bw, -1, driver_.node(j).held()}, pj, now_, opt_.separate_control);
+    driver_.node(j).ports.push_back({i, 0, driver_.speed(i), lat, bw, -1, 0.0}, pi, now_, opt_.separate_control);
   }
   // Degrees as they are now, at both ends of every link that changed.
   for (Port p = 0; p < degree(i); ++p) {

@@ -41,13 +41,19 @@ static_assert(sizeof(OutLink) == 32);
 struct Ports {
   std::vector<NeighborInfo> info;
   std::vector<OutLink> out;
-  std::vector<double> control_free_at;  // the control lane's wire, when control has a lane of its own
+  std::vector<double> control_free_at;  // the control lane's wire: only when control has a lane of its own
   std::uint32_t size() const { return static_cast<std::uint32_t>(out.size()); }
-  void push_back(const NeighborInfo& i, Port back, double free) {
-    info.push_back(i), out.push_back({{i.latency, i.bandwidth, free}, i.id, back}), control_free_at.push_back(free);
+  void reserve(std::size_t degree, bool control_lane) {
+    info.reserve(degree), out.reserve(degree);
+    if (control_lane) control_free_at.reserve(degree);
+  }
+  void push_back(const NeighborInfo& i, Port back, double free, bool control_lane) {
+    info.push_back(i), out.push_back({{i.latency, i.bandwidth, free}, i.id, back});
+    if (control_lane) control_free_at.push_back(free);
   }
   void erase(Port p) {
-    info.erase(info.begin() + p), out.erase(out.begin() + p), control_free_at.erase(control_free_at.begin() + p);
+    info.erase(info.begin() + p), out.erase(out.begin() + p);
+    if (!control_free_at.empty()) control_free_at.erase(control_free_at.begin() + p);
   }
   // Sends `bytes` towards port p at `now` on the shared lane or the control lane; returns the
   // arrival time.
@@ -120,12 +126,15 @@ class DesRun {
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     mailboxes_.resize(g.num_nodes());
     const bool colored = usable_coloring(program, coloring, g.num_slots());
-    for (NodeId i = 0; i < g.num_nodes(); ++i)
+    for (NodeId i = 0; i < g.num_nodes(); ++i) {
+      Ports& ports = driver_.node(i).ports;
+      ports.reserve(g.degree(i), opt.separate_control);  // exactly: a node's ports are most of its memory
       for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
         const NodeId j = g.target(s);
-        driver_.node(i).ports.push_back(neighbor_info(g, s, platform, colored ? coloring : nullptr, driver_.node(j).held()),
-                                        static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0);
+        ports.push_back(neighbor_info(g, s, platform, colored ? coloring : nullptr, driver_.node(j).held()),
+                        static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0, opt.separate_control);
       }
+    }
     for (std::size_t k = 0; k < changes_.size(); ++k) {
       if (k > 0 && changes_[k].time < changes_[k - 1].time) throw InputError({}, "changes", "graph changes must be in time order");
     }
@@ -237,6 +246,7 @@ class DesRun {
       taken_[got++] = w.msg;
     }
     box.resize(kept);
+    held_ -= got;
     return {taken_.data(), got};
   }
 
@@ -297,7 +307,7 @@ class DesRun {
   [[gnu::always_inline]] void post(NodeId to, const Wire& w) {
     const auto c = static_cast<std::size_t>(w.channel);
     if (!notify_[c]) {
-      mailboxes_[to].put(w);
+      deposit(to, w);
       return;
     }
     const std::uint32_t m = new_wire();
@@ -319,7 +329,16 @@ class DesRun {
     }
   }
 
+  // A message into node `to`'s mailbox (delivered, or stamped with its arrival on a silent channel).
+  void deposit(NodeId to, const Wire& w) {
+    hold();
+    mailboxes_[to].put(w);
+  }
+  // One more message held (on a wire or in a mailbox): the model's own memory (docs/benchmarks.md).
+  void hold() { held_peak_ = std::max(held_peak_, ++held_); }
+
   std::uint32_t new_wire() {
+    hold();
     if (free_wires_.empty()) {
       wires_.emplace_back();
       wire_to_.push_back(0);
@@ -351,6 +370,7 @@ class DesRun {
   }
 
   void release(std::uint32_t m) {
+    --held_;
     live_[m] = 0;
     free_wires_.push_back(m);
   }
@@ -374,7 +394,7 @@ class DesRun {
       bounce(to, w);
       return;
     }
-    mailboxes_[to].put(w);
+    deposit(to, w);
     call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
   }
 
@@ -420,7 +440,9 @@ class DesRun {
       driver_.tally().note("hosts_entered", static_cast<double>(entered_));
     }
     if (opt_.trace) note_replay();
-    return driver_.close(*this, reason);
+    RunResult r = driver_.close(*this, reason);
+    r.engine_info["messages_held_peak"] = std::to_string(held_peak_);
+    return r;
   }
 
   static constexpr std::uint32_t handover_tag = 0xffffffffu;
@@ -448,6 +470,7 @@ class DesRun {
   double now_ = 0;
   std::uint32_t next_change_ = 0;
   std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
+  std::uint64_t held_ = 0, held_peak_ = 0;  // messages on a wire or in a mailbox, now and at most
   std::vector<std::vector<StepSnapshot>> replayed_;  // a trace's steps as the replay took them
 };
 
