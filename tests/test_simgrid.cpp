@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "nnlb/catalog/registry.hpp"
@@ -213,6 +215,59 @@ TEST(Simgrid, BadPlatformsAndMappingsAreOneLineAndExitTwo) {
     EXPECT_NE(o.out.find(c.expect), std::string::npos) << c.sets << "\n  stderr: " << o.out;
     EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << c.sets << "\n  stderr: " << o.out;
   }
+}
+
+// Issue 39, reproducers 1-4 and 7: values SimGrid loads but cannot simulate (it aborted, or ran
+// on negative times), a missing route in a Floyd zone, an include cycle, zones nested too deep and
+// a mapping that is not a file are one line naming the file and the cause, or simgrid.mapping.
+TEST(Simgrid, PlatformValuesSimGridCannotSimulateAreRefusedByName) {
+  REQUIRE_SIMGRID();
+  const std::string dir = ::testing::TempDir() + "nnlb-bad-platforms/";
+  std::filesystem::create_directories(dir);
+  auto cluster = [&](const std::string& name, const std::string& speed, const std::string& bw, const std::string& lat) {
+    std::ofstream(dir + name) << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                                 "<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"h-\" radical=\"0-15\" suffix=\"\" speed=\""
+                              << speed << "\" bw=\"" << bw << "\" lat=\"" << lat << "\"/>\n</platform>\n";
+    return dir + name;
+  };
+  auto write = [&](const std::string& name, const std::string& body) {
+    std::ofstream(dir + name) << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                                 "<platform version=\"4.1\">\n"
+                              << body << "</platform>\n";
+    return dir + name;
+  };
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "<zone id=\"z" + std::to_string(i) + "\" routing=\"Full\">\n";
+  deep += "<host id=\"h0\" speed=\"1Gf\"/>\n";
+  for (int i = 0; i < 300; ++i) deep += "</zone>\n";
+  struct Bad {
+    std::string sets, expect;
+  };
+  const std::vector<Bad> cases = {
+      {"platform.file=" + write("floyd.xml", "<zone id=\"z\" routing=\"Floyd\">\n<host id=\"h0\" speed=\"1Gf\"/><host id=\"h1\" speed=\"1Gf\"/>"
+                                             "<host id=\"h2\" speed=\"1Gf\"/><host id=\"h3\" speed=\"1Gf\"/>\n"
+                                             "<link id=\"l01\" bandwidth=\"125MBps\" latency=\"50us\"/>\n"
+                                             "<route src=\"h0\" dst=\"h1\"><link_ctn id=\"l01\"/></route>\n</zone>\n"),
+       "floyd.xml has no route from h0 to h3 (nodes 0 and 3)"},
+      {"platform.file=" + write("self.xml", "<include file=\"self.xml\"/>\n"), "self.xml, which is already being included (a cycle)"},
+      {"platform.file=" + write("deep.xml", deep), "deep.xml: zones nested deeper than 256"},
+      {"platform.file=" + cluster("bw0.xml", "1Gf", "0Bps", "50us"), "bw0.xml: link 'c_link_0_DOWN' has bandwidth 0 ("},
+      {"platform.file=" + cluster("bwinf.xml", "1Gf", "infBps", "50us"), "has bandwidth inf ("},
+      {"platform.file=" + cluster("speed-neg.xml", "-1Gf", "125MBps", "50us"), "host 'h-0' has speed -1e+09 ("},
+      {"platform.file=" + cluster("speed0.xml", "0f", "125MBps", "50us"), "host 'h-0' has speed 0 ("},
+      {"platform.file=" + cluster("speed-nan.xml", "nanf", "125MBps", "50us"), "host 'h-0' has speed nan ("},
+      {"platform.file=" + cluster("lat-neg.xml", "1Gf", "125MBps", "-50us"), "has latency -5e-05 ("},
+      {"platform.file=" + cluster("ok.xml", "1Gf", "125MBps", "50us") + " --set simgrid.mapping=file:" + dir, "key 'simgrid.mapping': mapping file is not a regular file"},
+      {"platform.file=" + dir + "ok.xml --set simgrid.mapping=file:" + dir + "none.txt", "key 'simgrid.mapping': mapping file not found"},
+  };
+  for (const Bad& c : cases) {
+    const test::Outcome o = test::shell(std::string(NNLB_BINARY) + " run --set engine=simgrid --set topology=ring:4 --set stop.time=5 --set " +
+                                        c.sets + " 2>&1 >/dev/null");
+    EXPECT_EQ(o.status, 2) << c.sets;
+    EXPECT_NE(o.out.find(c.expect), std::string::npos) << c.sets << "\n  stderr: " << o.out;
+    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << c.sets << "\n  stderr: " << o.out;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

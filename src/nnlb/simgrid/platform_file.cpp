@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -52,11 +57,16 @@ std::vector<std::string> map_nodes(const PlatformFile& f, std::vector<std::strin
     const std::set<std::string> known(hosts.begin(), hosts.end());
     std::vector<std::string> chosen;
     std::set<std::string> used;
-    const std::string path = read_value_lines(f.mapping.substr(5), f.base_dir, "mapping file", [&](std::string_view name, const std::string& where) {
-      if (!known.contains(std::string(name))) throw InputError(where, "simgrid.mapping", "host '" + std::string(name) + "' is not in " + f.path);
-      if (!used.insert(std::string(name)).second) throw InputError(where, "simgrid.mapping", "host '" + std::string(name) + "' named twice");
-      chosen.emplace_back(name);
-    });
+    std::string path;
+    try {
+      path = read_value_lines(f.mapping.substr(5), f.base_dir, "mapping file", [&](std::string_view name, const std::string& where) {
+        if (!known.contains(std::string(name))) throw InputError(where, "simgrid.mapping", "host '" + std::string(name) + "' is not in " + f.path);
+        if (!used.insert(std::string(name)).second) throw InputError(where, "simgrid.mapping", "host '" + std::string(name) + "' named twice");
+        chosen.emplace_back(name);
+      });
+    } catch (const InputError& e) {
+      throw e.located({}, "simgrid.mapping");  // a missing file, a folder, a device: the mapping's fault, not the platform's
+    }
     if (chosen.size() != n)
       throw InputError(path, "simgrid.mapping", "names " + std::to_string(chosen.size()) + " hosts for the " + std::to_string(n) + " nodes of the topology");
     return chosen;
@@ -74,6 +84,61 @@ std::vector<std::string> map_nodes(const PlatformFile& f, std::vector<std::strin
   return hosts;
 }
 
+// Values SimGrid loads but cannot simulate (it aborts, or runs on a negative time): every host
+// needs a finite speed > 0, every link a finite bandwidth > 0 and a finite latency >= 0, as the
+// keys platform.speed, platform.bandwidth and platform.latency do.
+void check_resources(const sg4::Engine& e, const std::string& path) {
+  auto refuse = [&](const std::string& what, const std::string& name, const char* field, double value, const char* need) {
+    std::ostringstream text;
+    text << path << ": " << what << " '" << name << "' has " << field << " " << value << " (" << need << ")";
+    throw InputError({}, "platform.file", text.str());
+  };
+  for (const sg4::Host* h : e.get_all_hosts())
+    if (const double speed = h->get_speed(); !(speed > 0) || !std::isfinite(speed))
+      refuse("host", h->get_name(), "speed", speed, "a host needs a finite speed > 0 flop/s");
+  for (const sg4::Link* l : e.get_all_links()) {
+    if (const double bw = l->get_bandwidth(); !(bw > 0) || !std::isfinite(bw))
+      refuse("link", l->get_name(), "bandwidth", bw, "a link needs a finite bandwidth > 0 bytes/s");
+    if (const double lat = l->get_latency(); !(lat >= 0) || !std::isfinite(lat))
+      refuse("link", l->get_name(), "latency", lat, "a link needs a finite latency >= 0 s");
+  }
+}
+
+// What SimGrid does not survive in a file's structure, found before it reads the file: an
+// <include> of a file already being included (a cycle), and zones nested deeper than
+// max_zone_depth (SimGrid's parser recurses on both until the stack runs out).
+constexpr int max_zone_depth = 256;
+
+void check_structure(const std::filesystem::path& path, std::vector<std::filesystem::path>& including, const std::string& top) {
+  std::ifstream in = open_input(path, "platform file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  including.push_back(std::filesystem::weakly_canonical(path));
+  int depth = 0;
+  for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
+    const std::string_view tag = std::string_view(text).substr(at + 1, 8);
+    if (tag.starts_with("zone") && (tag.size() < 5 || std::isspace(static_cast<unsigned char>(tag[4])) || tag[4] == '>')) {
+      const std::size_t end = text.find('>', at);
+      if (end != std::string::npos && text[end - 1] != '/' && ++depth > max_zone_depth)
+        throw InputError({}, "platform.file", top + ": zones nested deeper than " + std::to_string(max_zone_depth) + " (in " + path.string() + ")");
+    } else if (tag.starts_with("/zone")) {
+      --depth;
+    } else if (tag.starts_with("include")) {
+      const std::size_t q = text.find("file=", at), end = text.find('>', at);
+      if (q == std::string::npos || q > end || q + 6 > text.size()) continue;
+      const char quote = text[q + 5];
+      const std::size_t close = text.find(quote, q + 6);
+      if (close == std::string::npos) continue;
+      std::filesystem::path file = text.substr(q + 6, close - q - 6);
+      if (file.is_relative()) file = path.parent_path() / file;
+      const auto canonical = std::filesystem::weakly_canonical(file);
+      if (std::find(including.begin(), including.end(), canonical) != including.end())
+        throw InputError({}, "platform.file", top + ": " + path.string() + " includes " + file.string() + ", which is already being included (a cycle)");
+      check_structure(file, including, top);
+    }
+  }
+  including.pop_back();
+}
+
 // In the child: the file loaded, the nodes mapped, their speeds and routes.
 Platform read_here(const PlatformFile& f, const Graph& g) {
   ConfiguredEngine engine;
@@ -83,6 +148,7 @@ Platform read_here(const PlatformFile& f, const Graph& g) {
   } catch (const simgrid::Exception& err) {
     throw InputError({}, "platform.file", f.path + ": not a SimGrid platform: " + err.what());
   }
+  check_resources(e, f.path);
   std::vector<std::string> names;
   for (const sg4::Host* h : e.get_all_hosts()) names.push_back(h->get_name());
   std::sort(names.begin(), names.end(), natural_less);
@@ -95,7 +161,11 @@ Platform read_here(const PlatformFile& f, const Graph& g) {
     for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
       std::vector<sg4::Link*> links;
       double latency = 0;
-      host[i]->route_to(host[g.target(s)], links, &latency);
+      try {
+        host[i]->route_to(host[g.target(s)], links, &latency);
+      } catch (const std::exception& err) {  // a zone without that route (Floyd, Full)
+        links.clear();
+      }
       if (links.empty())
         throw InputError({}, "platform.file", f.path + " has no route from " + p.hosts[i] + " to " + p.hosts[g.target(s)] + " (nodes " +
                                                    std::to_string(i) + " and " + std::to_string(g.target(s)) + ")");
@@ -110,13 +180,15 @@ Platform read_here(const PlatformFile& f, const Graph& g) {
 }  // namespace
 
 Platform read_simgrid_platform(const PlatformFile& f, const Graph& g) {
-  open_input(f.path, "platform file");  // missing, a folder, a device: one line before SimGrid sees it
+  std::vector<std::filesystem::path> including;
+  check_structure(f.path, including, f.path);  // missing, a folder, a device, a cycle: one line before SimGrid sees it
   try {
     return decode_platform(in_own_process([&] { return encode(read_here(f, g)); }, true));
   } catch (const ProcessDied& e) {
-    // SimGrid 3.32 dies on a route its zones do not have (a Full zone without that route).
-    throw InputError({}, "platform.file", f.path + ": SimGrid failed on it, as it does on a missing route between the hosts of two "
-                                                   "neighbouring nodes (" + e.what() + ")");
+    // SimGrid 3.32 dies on a route a Full zone does not have (include cycles and deep nesting
+    // were refused above; a Floyd zone's missing route is named in read_here).
+    throw InputError({}, "platform.file", f.path + ": SimGrid failed on it, as it does on a Full zone without a route between the hosts of "
+                                                   "two neighbouring nodes (" + e.what() + ")");
   }
 }
 

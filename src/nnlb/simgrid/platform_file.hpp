@@ -10,8 +10,9 @@ namespace nnlb {
 // order of their names (numbers compared as numbers: node-2 before node-10), node i on the i-th;
 // or at random (seeded); or from a file of host names, node i on line i. Returns the platform:
 // hosts_file and hosts, each node's host speed, each slot's route latency and narrowest
-// bandwidth. InputError naming platform.file (a missing or malformed file, fewer hosts than
-// nodes, two nodes without a route) or simgrid.mapping (a host it names twice or that the file
+// bandwidth. InputError naming platform.file (a missing or malformed file, a host or link whose
+// speed, bandwidth or latency cannot be simulated, fewer hosts than nodes, two nodes without a
+// route) or simgrid.mapping (a host it names twice or that the file
 // lacks, too few lines).
 Platform read_simgrid_platform(const PlatformFile& file, const Graph& g);
 
