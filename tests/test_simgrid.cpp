@@ -270,5 +270,19 @@ TEST(Simgrid, PlatformValuesSimGridCannotSimulateAreRefusedByName) {
   std::filesystem::remove_all(dir);
 }
 
+// Issue 39, reproducer 6: the logical platform's zone routes every pair of hosts (8 bytes a
+// pair), so the estimate grows as N^2 there (ring:8000 peaks at 676 MB: 678 MiB estimated).
+TEST(Simgrid, TheEstimateCountsTheLogicalPlatformsRoutingTable) {
+  REQUIRE_SIMGRID();
+  const test::Outcome o = test::shell(std::string(NNLB_BINARY) +
+                                      " run --set engine=simgrid --set topology=ring:8000 --max-memory 100M 2>&1 >/dev/null");
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("routing 488 MiB"), std::string::npos) << o.out;
+  const test::Outcome on_file = test::shell(std::string(NNLB_BINARY) + " run --set engine=simgrid --set topology=ring:8 --set platform.file=" +
+                                            platforms + "cluster.xml --max-memory 1K 2>&1 >/dev/null");
+  EXPECT_EQ(on_file.status, 2);
+  EXPECT_EQ(on_file.out.find("routing"), std::string::npos) << on_file.out;
+}
+
 }  // namespace
 }  // namespace nnlb

@@ -122,6 +122,9 @@ struct EngineEntry {
   // 0.72, complete:1000 on des 0.47 GB of 0.52.
   struct Cost {
     double per_node = 0, per_slot = 0;
+    // Per ordered pair of nodes, on the engine's own platform (no platform.file): a routing table
+    // over every pair of hosts (SimGrid's zones are quadratic in their hosts).
+    double per_pair = 0;
   } memory;
   std::string platform_format;  // the extension of the platform files it reads itself ("xml"), or none
   // Engine-specific scenario keys it honours: a key name, or a family ending in '.' ("des.").

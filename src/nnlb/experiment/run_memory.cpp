@@ -40,6 +40,8 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   // Node programs: agents and mailboxes (and on simgrid actors).
   const EngineEntry::Cost cost = running_engine(s).memory;
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
+  if (cost.per_pair > 0 && !s.is_set("platform.file"))
+    m.add("routing", "topology", smaller, cost.per_pair * size.nodes * size.nodes);
   if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
       s.number("async.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
     // A link holds what its sender sent within one latency: about a control and a data message
