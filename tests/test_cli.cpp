@@ -132,6 +132,8 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run --set engine=des --set load.init=single:0,1000*N --set async.lb_period=0", "key 'async.lb_period': must be > 0"},
       {"run --format xml", "--format"},
       {"run --repeat 0", "--repeat"},
+      {"run --seed -5", "--seed: must be a whole number in 0..18446744073709551615, got '-5'"},
+      {"tasks --seed -1", "--seed: must be a whole number"},
       {"reproduce no/such-study", "no study 'no/such-study'"},
   };
   const fs::path out = fs::temp_directory_path() / "nnlb-cli-bad.json";
@@ -145,6 +147,29 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
     EXPECT_TRUE(o.out.empty()) << c.args;
     EXPECT_FALSE(fs::exists(out)) << c.args;
   }
+}
+
+// Issue 39, reproducers 11 and 14: where the output goes is checked before the run, and the
+// chart and the record cannot share a file.
+TEST(Cli, OutputPathsAreCheckedBeforeTheRun) {
+  const fs::path dir = fs::temp_directory_path() / "nnlb-cli-out";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string png = (dir / "r.png").string();
+  const std::vector<BadCase> cases = {
+      {"run --out /nonexistent/x.json", "--out: '/nonexistent/x.json': output folder does not exist"},
+      {"run --out " + dir.string(), "--out: '" + dir.string() + "' is a folder"},
+      {"run --out " + png + " --plot " + png, "--plot: '" + png + "' is --out's file too"},
+  };
+  for (const auto& c : cases) {
+    const auto o = nnlb(c.args + " --set topology=ring:4");
+    EXPECT_EQ(o.status, 2) << c.args;
+    EXPECT_NE(o.err.find(c.expect), std::string::npos) << c.args << "\n  stderr: " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << c.args << "\n  stderr: " << o.err;
+    EXPECT_TRUE(o.out.empty()) << c.args;
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
+  fs::remove_all(dir);
 }
 
 TEST(Cli, SweepHelpPointsToTheSweepFileReference) {

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "commands.hpp"
 #include "mpi_world.hpp"
 #include "nnlb/experiment/format.hpp"
@@ -77,7 +79,14 @@ void check_repeat_memory(const nlohmann::json& first, std::uint64_t repeat, cons
 
 int run(const RunOptions& o) {
   set_thread_count(o.threads);
-  if (!o.plot.empty()) check_image_name(o.plot, "--plot");  // before the run: no output of a run refused later
+  // Before the run: no output of a run refused later, no run whose output cannot be written.
+  if (!o.out.empty()) check_output_file(o.out, "--out");
+  if (!o.plot.empty()) {
+    check_image_name(o.plot, "--plot");
+    check_output_file(o.plot, "--plot");
+    if (!o.out.empty() && std::filesystem::weakly_canonical(o.plot) == std::filesystem::weakly_canonical(o.out))
+      throw InputError("--plot", {}, "'" + o.plot + "' is --out's file too: give the chart a file of its own");
+  }
   const Scenario s = o.scenario.load();
   const std::uint64_t master = o.seed ? *o.seed : static_cast<std::uint64_t>(s.integer("seed"));
   std::vector<nlohmann::json> records;
@@ -107,7 +116,7 @@ int run(const RunOptions& o) {
 Action add_run(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   o->scenario.add_to(app);
-  app.add_option("--seed", o->seed, "master seed (overrides the scenario's seed key)");
+  app.add_option("--seed", o->seed, "master seed (overrides the scenario's seed key)")->check(seed_value());
   app.add_option("--repeat", o->repeat, "number of runs, with seeds SEED, SEED+1, ...")->check(integer_in(1, max_runs));
   app.add_option("--format", o->format, "table, json or csv (default: table, or from --out's extension)")
       ->check(CLI::IsMember({"table", "json", "csv"}));

@@ -123,7 +123,7 @@ Action add_sweep(CLI::App& app) {
   app.add_option("--store", o->store, "results store (JSON lines; default results/sweeps/NAME.jsonl); an existing store is resumed");
   app.add_option("--out-dir", o->out_dir, "where the sweep's plots go (default: the store's folder)");
   app.add_option("--set", o->sets, "override a base scenario key, KEY=VALUE (repeatable)")->take_all();
-  app.add_option("--seed", o->seed, "master seed (repeat r uses seed + r)");
+  app.add_option("--seed", o->seed, "master seed (repeat r uses seed + r)")->check(seed_value());
   add_threads_option(app, o->threads);
   add_memory_option(app);
   app.add_flag("-q,--quiet", o->quiet, "no progress output");

@@ -15,7 +15,7 @@ Action add_tasks(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   app.add_option("spec", o->spec, "task set: cq:N | cq-structured:N | uniform:N,LO,HI | file:PATH (the values of tasks.init)")->required();
-  app.add_option("--seed", o->seed, "seed of the run whose tasks to print (as `nnlb run --seed`)");
+  app.add_option("--seed", o->seed, "seed of the run whose tasks to print (as `nnlb run --seed`)")->check(seed_value());
   return [o] {
     const std::vector<double> work = make_tasks(o->spec, RunSeeds(o->seed).load);
     std::string out;

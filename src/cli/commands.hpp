@@ -31,6 +31,8 @@ void add_threads_option(CLI::App& app, int& threads);
 
 // An integer option in lo..hi; a refusal names both bounds as integers.
 CLI::Validator integer_in(std::int64_t lo, std::int64_t hi);
+// A seed: a whole number in 0..2^64-1 (a sign would wrap around, as --set seed refuses).
+CLI::Validator seed_value();
 
 // --max-memory SIZE: the memory a run may take (default: half of the machine's; util/memory.hpp).
 void add_memory_option(CLI::App& app);

@@ -35,6 +35,17 @@ void add_threads_option(CLI::App& app, int& threads) {
   app.add_option("--threads", threads, "worker threads (default: all cores; results do not depend on it)")->check(integer_in(0, 4096));
 }
 
+CLI::Validator seed_value() {
+  return CLI::Validator(
+      [](std::string& text) {
+        std::uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc() && end == text.data() + text.size()) return std::string();
+        return fmt::format("must be a whole number in 0..18446744073709551615, got '{}'", text);
+      },
+      "UINT");
+}
+
 CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) {

@@ -30,6 +30,14 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   }
 }
 
+void check_output_file(const std::string& path, const std::string& option) {
+  const std::filesystem::path target(path);
+  const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir)) throw InputError(option, {}, "'" + path + "': output folder does not exist");
+  if (std::filesystem::is_directory(target)) throw InputError(option, {}, "'" + path + "' is a folder");
+  if (::access(dir.c_str(), W_OK) != 0) throw InputError(option, {}, "'" + path + "': output folder is not writable");
+}
+
 void make_folder(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
