@@ -18,6 +18,8 @@
 namespace {
 
 namespace fs = std::filesystem;
+using nnlb::test::Outcome;
+using nnlb::test::shell;
 const fs::path source{NNLB_SOURCE_DIR};
 
 const std::set<std::string> verdicts{"reproduced", "partly", "not reproduced", "not distinguishable"};
@@ -149,13 +151,14 @@ TEST(VerdictTables, EveryRowHasAVerdictFromTheListAndNamesWhatBacksIt) {
   }
 }
 
-// The mean of a bar in a study's committed CSV (docs/reproductions/PAGE/FILE.csv).
+// The mean of a point in a study's committed CSV (docs/reproductions/PAGE/FILE.csv): a bar
+// chart's (cluster, bar) or a line chart's (group, x).
 double csv_mean(const std::string& file, const std::string& cluster, const std::string& bar) {
-  std::istringstream in(slurp(source / "docs/reproductions" / file));
-  std::string line;
-  const std::string key = "\"" + cluster + "\",\"" + bar + "\",";
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::stod(line.substr(key.size()));
+  const std::string text = slurp(source / "docs/reproductions" / file);
+  for (const std::string& key : {"\"" + cluster + "\",\"" + bar + "\",", "\"" + cluster + "\"," + bar + ","}) {
+    const auto at = text.find("\n" + key);
+    if (at != std::string::npos) return std::stod(text.substr(at + 1 + key.size()));
+  }
   ADD_FAILURE() << file << ": no row " << cluster << ", " << bar;
   return NAN;
 }
@@ -168,6 +171,7 @@ struct Quote {
 };
 
 TEST(VerdictTables, QuotedNumbersAreThoseOfTheCommittedCsv) {
+  const std::string L = "single:0,64;single:0,320;single:0,640;single:0,3200;single:0,6400;single:0,32000;single:0,64000";
   const std::vector<Quote> quotes{
       {"filipovic2016.md", "CA faster than DD by", "DD 3233.8", "filipovic2016/split-homogeneous-block.csv", "16", "dd"},
       {"filipovic2016.md", "CA faster than DD by", "CA 2941.1", "filipovic2016/split-homogeneous-block.csv", "16", "ca"},
@@ -184,6 +188,17 @@ TEST(VerdictTables, QuotedNumbersAreThoseOfTheCommittedCsv) {
       {"filipovic2016.md", "CA chooses DD mostly", "block: 100 / 100 / 100 / 100 %", "filipovic2016/split-fig8.csv", "16", "block", 100, 0},
       {"filipovic2016.md", "CA chooses DD mostly", "cyclic: 0 / 0 / 40 / 0 %", "filipovic2016/split-fig8.csv", "64", "cyclic", 100, 0},
       {"filipovic2016.md", "CA chooses DD mostly", "0 / 0 / 70 / 25 %", "filipovic2016/fig8.csv", "64", "homogeneous", 100, 0},
+      {"jeannot2006.md", "processors used", "30 us: 3, 5, 5, 7, 7, 7, 7", "jeannot2006/granularity-table1.csv", L, "30000.0", 1, 0},
+      {"jeannot2006.md", "processors used", "50 us: 4, 6, 7, 8, 9, 9, 9", "jeannot2006/granularity-table1.csv", L, "50000.0", 1, 0},
+      {"douglas.md", "most robust x", "0.2 46.95", "douglas/fig3-se-cost5.csv", "|G| = 31", "0.2", 1, 2},
+      {"douglas.md", "most robust x", "0.35 46.98", "douglas/fig3-se-cost5.csv", "|G| = 31", "0.35", 1, 2},
+      {"douglas.md", "most robust x", "0.5 46.97", "douglas/fig3-se-cost5.csv", "|G| = 31", "0.5", 1, 2},
+      {"douglas.md", "most robust x", "1 46.87", "douglas/fig3-se-cost5.csv", "|G| = 31", "1", 1, 2},
+      {"douglas.md", "most robust x", "best 0.05 (23.93", "douglas/fig3-se-cost5.csv", "|G| = 40", "0.05", 1, 2},
+      {"douglas.md", "most robust x", "0.35 14.55", "douglas/fig3-se-cost5.csv", "|G| = 40", "0.35", 1, 2},
+      {"douglas.md", "DASUD best at tau", "38.41", "douglas/fig7-se-fig7.csv", "1.0", "50", 1, 2},
+      {"douglas.md", "DASUD best at tau", "36.33", "douglas/fig7-se-fig7.csv", "1.0", "5000", 1, 2},
+      {"douglas.md", "DASUD best at tau", "(42.63", "douglas/fig7-se-fig7.csv", "0.0", "5", 1, 2},
   };
   const std::vector<Row> rows = verdict_rows();
   for (const Quote& q : quotes) {
@@ -194,10 +209,14 @@ TEST(VerdictTables, QuotedNumbersAreThoseOfTheCommittedCsv) {
     std::string text;
     for (const std::string& c : row->cells) text += c + " | ";
     EXPECT_NE(text.find(q.text), std::string::npos) << q.page << ", '" << q.claim_start << "' no longer quotes '" << q.text << "'";
+    // Several clusters, separated by ';', are quoted as a list: "3, 5, 5, 7".
     std::ostringstream number;
     number.setf(std::ios::fixed);
     number.precision(q.decimals);
-    number << csv_mean(q.file, q.cluster, q.bar) * q.scale;
+    std::istringstream clusters(q.cluster);
+    std::string cluster;
+    for (bool first = true; std::getline(clusters, cluster, ';'); first = false)
+      number << (first ? "" : ", ") << csv_mean(q.file, cluster, q.bar) * q.scale;
     EXPECT_NE(q.text.find(number.str()), std::string::npos) << q.file << " " << q.cluster << "/" << q.bar << " gives " << number.str()
                                                            << ", the page quotes '" << q.text << "'";
   }
