@@ -168,6 +168,7 @@ struct Quote {
   std::string page, claim_start, text, file, cluster, bar;
   double scale = 1;
   int decimals = 1;
+  std::string gain_over;  // set: the quote is (T_base - T) / T_base, base the bar of that name
 };
 
 TEST(VerdictTables, QuotedNumbersAreThoseOfTheCommittedCsv) {
@@ -190,6 +191,13 @@ TEST(VerdictTables, QuotedNumbersAreThoseOfTheCommittedCsv) {
       {"filipovic2016.md", "CA chooses DD mostly", "0 / 0 / 70 / 25 %", "filipovic2016/fig8.csv", "64", "homogeneous", 100, 0},
       {"jeannot2006.md", "processors used", "30 us: 3, 5, 5, 7, 7, 7, 7", "jeannot2006/granularity-table1.csv", L, "30000.0", 1, 0},
       {"jeannot2006.md", "processors used", "50 us: 4, 6, 7, 8, 9, 9, 9", "jeannot2006/granularity-table1.csv", L, "50000.0", 1, 0},
+      {"jeannot2006.md", "the shaker pays", "-0.097", "jeannot2006/fig6-shaker.csv", "100000000.0", "shaker: reset, any", 1, 3, "FOS"},
+      {"jeannot2006.md", "the shaker pays", "-0.098", "jeannot2006/fig6-shaker.csv", "100000000.0", "shaker: cool, any", 1, 3, "FOS"},
+      {"jeannot2006.md", "the shaker pays", "+0.075", "jeannot2006/fig6-shaker.csv", "100000000.0", "shaker: reset, unit", 1, 3, "FOS"},
+      {"jeannot2006.md", "the shaker pays", "+0.090", "jeannot2006/fig6-shaker.csv", "1000000.0", "shaker: cool, unit", 1, 3, "FOS"},
+      {"jeannot2006.md", "the shaker pays", "+0.070", "jeannot2006/fig6-shaker.csv", "1000000.0", "cost/benefit + detection", 1, 3, "FOS"},
+      {"jeannot2006.md", "... and is extremely", "+0.055", "jeannot2006/fig6-shaker.csv", "100.0", "cost/benefit + detection", 1, 3, "FOS"},
+      {"jeannot2006.md", "... and is extremely", "+0.008", "jeannot2006/fig6-shaker.csv", "100.0", "shaker: cool, unit", 1, 3, "FOS"},
       {"douglas.md", "most robust x", "0.2 46.95", "douglas/fig3-se-cost5.csv", "|G| = 31", "0.2", 1, 2},
       {"douglas.md", "most robust x", "0.35 46.98", "douglas/fig3-se-cost5.csv", "|G| = 31", "0.35", 1, 2},
       {"douglas.md", "most robust x", "0.5 46.97", "douglas/fig3-se-cost5.csv", "|G| = 31", "0.5", 1, 2},
@@ -216,7 +224,12 @@ TEST(VerdictTables, QuotedNumbersAreThoseOfTheCommittedCsv) {
     std::istringstream clusters(q.cluster);
     std::string cluster;
     for (bool first = true; std::getline(clusters, cluster, ';'); first = false)
-      number << (first ? "" : ", ") << csv_mean(q.file, cluster, q.bar) * q.scale;
+      if (q.gain_over.empty()) {
+        number << (first ? "" : ", ") << csv_mean(q.file, cluster, q.bar) * q.scale;
+      } else {
+        const double base = csv_mean(q.file, cluster, q.gain_over);
+        number << (first ? "" : ", ") << std::showpos << (base - csv_mean(q.file, cluster, q.bar)) / base << std::noshowpos;
+      }
     EXPECT_NE(q.text.find(number.str()), std::string::npos) << q.file << " " << q.cluster << "/" << q.bar << " gives " << number.str()
                                                            << ", the page quotes '" << q.text << "'";
   }
