@@ -356,6 +356,33 @@ TEST(Shaker, MovesWithProbabilityExpMinusKappaUAfterUSuccessiveStuckSteps) {
   EXPECT_NEAR(shaker_kappa(0.5, 2), std::log(2.0) / 2, 1e-15);
 }
 
+TEST(Shaker, TheCoolingCounterKeepsCountingAfterTheShakersMoveAndUnitNeedsAGapOfTwo) {
+  Rng rng(7, 1);
+  // kappa tiny: the shaker always fires. Reset: U_ij back to 0; cool: U_ij keeps its count.
+  Shaker reset{1e-12}, cool{1e-12};
+  cool.cool = true;
+  double a = 3, b = 3;
+  EXPECT_EQ(shaker_step(reset, a, false, 5, 1, 2, 1, rng), 1);
+  EXPECT_EQ(shaker_step(cool, b, false, 5, 1, 2, 1, rng), 1);
+  EXPECT_EQ(a, 0);
+  EXPECT_EQ(b, 4);
+  // A diffusion exchange resets both.
+  EXPECT_EQ(shaker_step(cool, b, true, 5, 1, 2, 1, rng), 0);
+  EXPECT_EQ(b, 0);
+  // Equal speeds, a gap of one unit: unbalanced under "any", balanced under "unit".
+  Shaker unit{1e-12};
+  unit.unit = true;
+  double u = 2, r = 2;
+  EXPECT_EQ(shaker_step(unit, u, false, 3, 1, 2, 1, rng), 0);
+  EXPECT_EQ(u, 0);
+  EXPECT_EQ(shaker_step(reset, r, false, 3, 1, 2, 1, rng), 1);
+  EXPECT_EQ(shaker_step(unit, u, false, 4, 1, 2, 1, rng), 1);
+  // Speeds 1 and 3: 2 (w_i C_j - w_j C_i) > C_i + C_j. w_i = 2, w_j = 5: 2 (6 - 5) = 2 < 4, balanced
+  // for "unit"; w_i = 3, w_j = 5: 2 (9 - 5) = 8 > 4, unbalanced.
+  EXPECT_EQ(shaker_step(unit, u, false, 2, 1, 5, 3, rng), 0);
+  EXPECT_EQ(shaker_step(unit, u, false, 3, 1, 5, 3, rng), 1);
+}
+
 TEST(Shaker, UijCountsSuccessiveStuckStepsOfTwoNodesAndAnExchangeOrBalanceResetsIt) {
   // Two homogeneous nodes under M_r with the self term (M_r,01 = M_r,10 = 1/2): L_01 =
   // (w_0 - w_1) / 2 rounds down to nothing when they differ by one unit. A hand count of U_01

@@ -3,6 +3,7 @@
 
 usage: tools/filipovic_claims.py results/reproductions/filipovic2016/figs5-8/figs5-8.jsonl
        tools/filipovic_claims.py results/reproductions/filipovic2016/structured/structured.jsonl
+       tools/filipovic_claims.py results/reproductions/filipovic2016/split/split.jsonl
 
 Per number of cores and load: mean makespan of DD, MS and CA; CA's gain over DD
 (T_DD - T_CA) / T_DD with the same seed (min / mean / max, Fig. 6's comparison); MS against
@@ -18,8 +19,14 @@ def main():
     for line in open(sys.argv[1]):
         r = json.loads(line)
         s = r["scenario"]
-        # The task set joins the load's name when a study runs several (filipovic2016/structured).
-        runs[(s["description"], s["tasks.cores"], r["seed"], s["tasks.init"])][s["algorithm"]] = r["summary"]
+        tset = s["tasks.init"] + (f", tasks.split = {s['tasks.split']}" if "tasks.split" in s else "")
+        runs[(s["description"], s["tasks.cores"], r["seed"], tset)][s["algorithm"]] = r["summary"]
+    # MS does not split: a split that runs no MS compares against MS on the same seed and load.
+    for k, v in runs.items():
+        if "ms" not in v and ", tasks.split = " in k[3]:
+            v["ms"] = runs[(k[0], k[1], k[2], k[3].split(", tasks.split = ")[0] + ", tasks.split = block")]["ms"]
+    # The task set (and DD's split) joins the load's name when a study runs several
+    # (filipovic2016/structured, filipovic2016/split).
     sets = sorted({k[3] for k in runs})
     runs = {(k[0] if len(sets) == 1 else f"{k[0]}, tasks.init = {k[3]}", k[1], k[2]): v for k, v in runs.items()}
     for load in sorted({k[0] for k in runs}, reverse=True):

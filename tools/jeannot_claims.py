@@ -6,6 +6,7 @@ usage: tools/jeannot_claims.py results/reproductions/jeannot2006/fig2/fig2.jsonl
                                results/reproductions/jeannot2006/dsl/dsl.jsonl
        tools/jeannot_claims.py --fig6 results/reproductions/jeannot2006/fig6/fig6.jsonl
        tools/jeannot_claims.py --fig6 results/reproductions/jeannot2006/fig6-data/fig6-data.jsonl
+       tools/jeannot_claims.py --strict results/reproductions/jeannot2006/granularity/granularity.jsonl
 
 Gain = (T1 - T2) / T1 with T1 the run time of plain FOS (Algo 1) at the same w* and number of
 balancing steps, T2 the system's (paper, sec. 4.2.1); the sequential time is 64 w* units x
@@ -29,7 +30,8 @@ def load(path):
             total = float(s["load.init"].split(",")[1])
             runs.append({"name": s["name"], "w": total / 64, "steps": math.ceil(s["app.iterations"] / s["app.lb_every"]),
                          "time": r["summary"].get("finished_at"), "used": r["summary"]["nodes_with_load"],
-                         "iterations": s["app.iterations"], "unit": s["app.work_per_unit"] / 1e9})
+                         "iterations": s["app.iterations"], "unit": s["app.work_per_unit"] / 1e9,
+                         "bytes": s.get("message.bytes_per_unit", 1250.0)})
     return runs
 
 
@@ -152,9 +154,34 @@ def sweep(lan, dsl):
           f"than sequential | beneficial almost everywhere | {', '.join(map(str, PAPER_USED))} | {', '.join(map(str, PAPER_OPT1))} |")
 
 
+def strict(dsl):
+    """Per computation and bytes per unit: Table 1's row (and its largest miss), Fig. 4's run time
+    over sequential with the most steps, Fig. 5's cells losing more than 0.05 (and the worst)."""
+    fos, k1, ad = "Fig. 3: FOS", "Fig. 4: k-1 + detection", "Fig. 5: adaptive k + detection"
+    print("| per unit | bytes per unit | Table 1 used (adaptive) | largest miss | Fig. 4 / sequential, most steps, w* = 1 ... 1000 "
+          "| Fig. 5 cells below -0.05 (of all) | Fig. 5 worst |")
+    print("|---|---|---|---|---|---|---|")
+    for unit, nbytes in sorted({(r["unit"], r["bytes"]) for r in dsl}):
+        part = [r for r in dsl if r["unit"] == unit and r["bytes"] == nbytes]
+        by = defaultdict(dict)
+        for r in part:
+            by[(r["w"], r["steps"])][r["name"]] = r
+        ws, steps = sorted({r["w"] for r in part}), sorted({r["steps"] for r in part})
+        used = [by[(w, max(steps))][ad]["used"] for w in ws]
+        miss = max(abs(u - p) for u, p in zip(used, PAPER_USED)) if len(used) == len(PAPER_USED) else float("nan")
+        f4 = [by[(w, max(steps))][k1]["time"] / (64 * w * unit * part[0]["iterations"]) for w in ws]
+        f5 = [(by[(w, s)][fos]["time"] - by[(w, s)][ad]["time"]) / by[(w, s)][fos]["time"] for w in ws for s in steps]
+        print(f"| {unit * 1e6:g} us | {nbytes:g} | {', '.join(map(str, used))} | {miss:g} | {', '.join(f'{x:.2f}' for x in f4)} "
+              f"| {sum(g < -0.05 for g in f5)} of {len(f5)} | {min(f5):+.2f} |")
+
+
 def main():
     if sys.argv[1] == "--fig6":
         fig6(sys.argv[2])
+        return
+    if sys.argv[1] == "--strict":
+        for path in sys.argv[2:]:
+            strict(load(path))
         return
     lan, dsl = load(sys.argv[1]), load(sys.argv[2])
     sweep(lan, dsl)

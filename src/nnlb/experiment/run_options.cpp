@@ -74,6 +74,8 @@ IterativeApplicationOptions application_options(const Scenario& s, const BuiltPo
   for (const auto& [name, value] : built.parameters)
     if (name == "kappa") o.shaker.kappa = value;
     else if (name == "shaker_part") o.shaker.part = value;
+    else if (name == "shaker_cool") o.shaker.cool = value != 0;
+    else if (name == "shaker_unit") o.shaker.unit = value != 0;
   o.workload = workload(s);
   o.lb_every_max = static_cast<std::uint64_t>(s.integer("app.lb_every_max"));
   const bool adapts = o.detection && o.workload.kind == Workload::Kind::dynamic;

@@ -178,7 +178,7 @@ std::vector<KeyInfo> make_keys() {
       {"tasks.init", Type::string, "cq:3072",
        "dd/ms/ca: the tasks, work in seconds on a core of the default speed: file:PATH (one per line) | cq:N (like Filipović & "
        "Krstajić's switch simulations) | cq-structured:N (the same in the paper's order: 8 algorithms x 12 buffer sizes x 32 "
-       "traffic files) | uniform:N,LO,HI",
+       "traffic files; the per-algorithm and per-buffer factors are our guess, held only to Fig. 4's statistics) | uniform:N,LO,HI",
        {}},
       {"tasks.cores", Type::integer, std::int64_t{16}, "dd/ms/ca: cores (the nodes of complete:P; core 0 is MS's master and CA's coordinator)", {}},
       {"tasks.latency", Type::number, 0.0, "dd/ms/ca: seconds a request (or any message and its answer) costs, 0 to 1e6", {}},

@@ -39,7 +39,7 @@ double shaker_part(const PolicySpec& s) {
 void register_relative_speed(PolicyCatalog& catalog) {
   catalog.add({.name = "mr",
                .summary = "relative-speed diffusion M_r, loads proportional to speed, Jeannot & Vernier 2006 sec. 3.2",
-               .reads = {"mr.self", "shaker.kappa", "shaker.p", "shaker.tau", "shaker.part"},
+               .reads = {"mr.self", "shaker.kappa", "shaker.p", "shaker.tau", "shaker.part", "shaker.counter", "shaker.unbalanced"},
                .keys = {{PolicyKey::Type::boolean, "mr.self", "false",
                          "mr: the second definition of M_r, with the self term C_i/(2 C_i) (aperiodic on bipartite graphs)"},
                         {PolicyKey::Type::number, "shaker.kappa", "",
@@ -49,9 +49,16 @@ void register_relative_speed(PolicyCatalog& catalog) {
                         {PolicyKey::Type::number, "shaker.tau", "", "shaker: see shaker.p"},
                         {PolicyKey::Type::text_or_number, "shaker.part", "unit",
                          "shaker: what a move carries, one unit or a fraction of the amount that levels the pair relative to speed "
-                         "(the paper's \"a part of load\", unquantified)"}},
+                         "(the paper's \"a part of load\", unquantified)"},
+                        {PolicyKey::Type::text_or_number, "shaker.counter", "reset",
+                         "shaker: U_ij after the shaker's own move: reset (the move is an exchange) | cool (only the diffusion's "
+                         "exchanges and balance reset it, so a stuck edge's probability keeps falling)"},
+                        {PolicyKey::Type::text_or_number, "shaker.unbalanced", "any",
+                         "shaker: when i is unbalanced towards j: any (any imbalance relative to speed) | unit (a one-unit move "
+                         "would narrow the pair's gap relative to speed)"}},
                .help = {"mr.self: false | true (default false)", "shaker.kappa: NUMBER > 0, or shaker.p in (0,1) with shaker.tau > 0",
-                        "shaker.part: unit | FRACTION in (0, 1] (default unit)"},
+                        "shaker.part: unit | FRACTION in (0, 1] (default unit)", "shaker.counter: reset | cool (default reset)",
+                        "shaker.unbalanced: any | unit (default any)"},
                .build = [](const PolicySpec& s, const Topology& t) {
                  BuiltPolicy built;
                  const std::vector<double> one{1.0};
@@ -62,6 +69,17 @@ void register_relative_speed(PolicyCatalog& catalog) {
                  if (shaker.part && !shaker.kappa) throw InputError({}, "shaker.part", "applies only with a shaker (shaker.kappa, or shaker.p and shaker.tau)");
                  if (shaker.kappa) built.parameters.emplace_back("kappa", shaker.kappa);
                  if (shaker.part) built.parameters.emplace_back("shaker_part", shaker.part);
+                 const std::string counter = s.text("shaker.counter"), unbalanced = s.text("shaker.unbalanced");
+                 if (!counter.empty() && counter != "reset" && counter != "cool")
+                   throw InputError({}, "shaker.counter", "must be reset or cool, not '" + counter + "'");
+                 if (!unbalanced.empty() && unbalanced != "any" && unbalanced != "unit")
+                   throw InputError({}, "shaker.unbalanced", "must be any or unit, not '" + unbalanced + "'");
+                 shaker.cool = counter == "cool";
+                 shaker.unit = unbalanced == "unit";
+                 if ((shaker.cool || shaker.unit) && !shaker.kappa)
+                   throw InputError({}, shaker.cool ? "shaker.counter" : "shaker.unbalanced", "applies only with a shaker (shaker.kappa, or shaker.p and shaker.tau)");
+                 if (shaker.cool) built.parameters.emplace_back("shaker_cool", 1);
+                 if (shaker.unit) built.parameters.emplace_back("shaker_unit", 1);
                  built.policy = std::make_unique<RelativeSpeedDiffusion>(t.graph, std::move(mr), shaker);
                  return built;
                }});
