@@ -135,6 +135,12 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run --seed -5", "--seed: must be a whole number in 0..18446744073709551615, got '-5'"},
       {"tasks --seed -1", "--seed: must be a whole number"},
       {"reproduce no/such-study", "no study 'no/such-study'"},
+      // Issue 39, reproducers 9, 10 and 13.
+      {"run --set engine=des --set algorithm=dd --set load.trace=" + std::string(NNLB_SOURCE_DIR) + "/scenarios/examples/stencil-4ranks.trace",
+       "key 'load.trace': means nothing to the program that runs (tasks"},
+      {"reproduce " + std::string(NNLB_SOURCE_DIR) + "/scenarios/xu1995/fig2 --quick", "no study '" + std::string(NNLB_SOURCE_DIR)},
+      {"sweep " + std::string(NNLB_SOURCE_DIR) + "/scenarios/xu1995/fig2.toml --quick --set algorithm=fos",
+       "--set algorithm: 'algorithm' is swept in"},
   };
   const fs::path out = fs::temp_directory_path() / "nnlb-cli-bad.json";
   for (const auto& c : cases) {

@@ -65,8 +65,11 @@ int reproduce(const ReproduceOptions& o) {
     }
     return 0;
   }
+  // A study is a name `nnlb reproduce --list` shows, never a path: an absolute one or one with
+  // `..` would put its results beside a file elsewhere.
   const fs::path file = place.dir / (o.name + ".toml");
-  if (!fs::exists(file))
+  const auto names = study_names(place.dir);
+  if (!std::binary_search(names.begin(), names.end(), o.name))
     throw InputError("reproduce", {}, "no study '" + o.name + "' in " + place.dir.string() + " (`nnlb reproduce --list`)");
   const Study study = load_study(file.string(), o.name, o.quick);
   // --quick runs go apart from the full ones, so that a quick run never replaces a full result.

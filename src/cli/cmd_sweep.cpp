@@ -69,7 +69,15 @@ void print_points(const std::vector<nlohmann::json>& records) {
 int sweep(const SweepOptions& o) {
   const std::string stem = fs::path(o.file).stem().string();
   Study study = load_study(o.file, stem, o.quick);
-  for (const auto& a : o.sets) set_from_command_line(study.sweep.base, a);
+  for (const auto& a : o.sets) {
+    // A swept key takes each of its values in turn: a --set of it would be overwritten at every point.
+    const std::string key = a.substr(0, a.find('='));
+    for (const SweepAxis& axis : study.sweep.axes)
+      for (const std::string& swept : axis_keys(axis.key))
+        if (swept == key)
+          throw InputError("--set " + key, {}, "'" + key + "' is swept in " + o.file + " ([sweep] \"" + axis.key + "\"): change its values there");
+    set_from_command_line(study.sweep.base, a);
+  }
   if (o.seed) study.sweep.master_seed = *o.seed;
   const std::string store_path = o.store.empty() ? (fs::path("results/sweeps") / (stem + ".jsonl")).string() : o.store;
   const std::string out_dir = o.out_dir.empty() ? fs::path(store_path).parent_path().string() : o.out_dir;

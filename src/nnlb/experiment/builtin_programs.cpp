@@ -64,8 +64,9 @@ void register_builtin_programs(std::vector<ProgramEntry>& registry) {
                       .except = {"tasks.latency", "tasks.background"},
                       .uses = {"tasks.latency", "tasks.background"},
                       // a task run ends with nothing held (no band to be in), its requests are
-                      // control messages only (no data lane to separate), its links cost tasks.latency
-                      .ignores = {"stop.band", "des.separate_control", "platform.bandwidth"},
+                      // control messages only (no data lane to separate), its links cost
+                      // tasks.latency, its work is tasks.init (a recorded load trace is not tasks)
+                      .ignores = {"stop.band", "des.separate_control", "platform.bandwidth", "load.trace"},
                       .needs = messages | items | execute | timers,
                       .needs_seconds = true,
                       .application = true,
