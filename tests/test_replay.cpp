@@ -76,6 +76,9 @@ TEST(LoadTrace, MalformedTracesNameTheFileAndLine) {
   EXPECT_NE(error("h.trace", "nnlb-trace 1\nranks 2\nedge 0 0\n").find("to itself"), std::string::npos);
   EXPECT_NE(error("i.trace", "nnlb-trace 1\nranks 2\nfrobnicate\n").find("unknown record 'frobnicate'"), std::string::npos);
   EXPECT_NE(error("j.trace", "nnlb-trace 1\n").find("no 'ranks' line"), std::string::npos);
+  // Issue 39, reproducer 8: two weights of 1e308 overflow every total the replay forms.
+  EXPECT_NE(error("k.trace", "nnlb-trace 1\nranks 2\nadd 0 0 1 1e308\nadd 0 1 2 1e308\n").find("k.trace:4: weight 1e308: the trace's weights add up"),
+            std::string::npos);
 }
 
 TEST(LoadTrace, FirstBalancedStepIsTheFirstStepEveryRankIsInTheBand) {

@@ -155,9 +155,13 @@ class TraceReader {
 
   ItemId item(const std::string& text) const { return parsed([&] { return parse_uint(text, "item"); }); }
 
+  // An item's weight; the weights of every add and weight record summed stay finite, so that no
+  // total the replay forms (of any items at any moment) overflows.
   double weight(const std::string& text) {
     const double w = number(text, "weight");
     t_.heaviest = std::max(t_.heaviest, w);
+    weights_ += w;
+    if (!std::isfinite(weights_)) fail("weight " + text + ": the trace's weights add up beyond the largest double");
     return w;
   }
 
@@ -170,6 +174,7 @@ class TraceReader {
 
   std::string path_;
   std::size_t line_ = 0, unknown_line_ = 0;
+  double weights_ = 0;  // every weight read
   ItemId unknown_ = 0;  // the first item a weight names before its add
   bool versioned_ = false;
   LoadTrace t_;
