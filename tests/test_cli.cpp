@@ -135,7 +135,8 @@ TEST(Cli, BadInputIsOneLineExitTwoAndNoOutputFile) {
       {"run --seed -5", "--seed: must be a whole number in 0..18446744073709551615, got '-5'"},
       {"tasks --seed -1", "--seed: must be a whole number"},
       {"reproduce no/such-study", "no study 'no/such-study'"},
-      // Issue 39, reproducers 9, 10 and 13.
+      // Issue 39, reproducers 9, 10, 13 and 16.
+      {"run --set engine=simgrid --set simgrid.network=nan", "key 'simgrid.network': 'nan' is not one of: serial, sharing"},
       {"run --set engine=des --set algorithm=dd --set load.trace=" + std::string(NNLB_SOURCE_DIR) + "/scenarios/examples/stencil-4ranks.trace",
        "key 'load.trace': means nothing to the program that runs (tasks"},
       {"reproduce " + std::string(NNLB_SOURCE_DIR) + "/scenarios/xu1995/fig2 --quick", "no study '" + std::string(NNLB_SOURCE_DIR)},

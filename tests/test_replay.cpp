@@ -71,6 +71,8 @@ TEST(LoadTrace, MalformedTracesNameTheFileAndLine) {
   EXPECT_NE(error("c.trace", "nnlb-trace 1\nranks 1\nadd 0 0 1 1\nadd 0 0 1 2\n").find("added twice"), std::string::npos);
   EXPECT_NE(error("d.trace", "nnlb-trace 1\nranks 1\nweight 1 0 9 1\n").find("d.trace:3: item 9 is never added"), std::string::npos);
   EXPECT_NE(error("e.trace", "nnlb-trace 1\nranks 1\nadd 0 0 1 1\nstep 2 0 1\nstep 1 0 1\n").find("goes back"), std::string::npos);
+  EXPECT_NE(error("e2.trace", "nnlb-trace 1\nranks 1\nadd 0 0 1 1\nstep 1e308 0 1\nstep 1 0 1\n").find("(rank 0 was at 1e+308)"),
+            std::string::npos);  // issue 39, reproducer 16: not 309 digits
   EXPECT_NE(error("f.trace", "nnlb-trace 1\nranks 1\nadd 0 0 1 -1\n").find("weight must be finite and >= 0"), std::string::npos);
   EXPECT_NE(error("g.trace", "nnlb-trace 1\nranks 1\nadd 0 0 1 1\nremove 1 0 1\n").find("'remove'"), std::string::npos);
   EXPECT_NE(error("h.trace", "nnlb-trace 1\nranks 2\nedge 0 0\n").find("to itself"), std::string::npos);

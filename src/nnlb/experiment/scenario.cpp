@@ -334,7 +334,8 @@ void Scenario::set(const std::string& key, const json& value, const std::string&
   };
   json v = value;
   if (info.default_value.is_null() && v == "") v = nullptr;  // "" unsets an optional key
-  if (v.is_number() && !std::isfinite(v.get<double>())) type_error("a finite number");
+  // (A string key takes "nan" or "inf" as text, and names it among its choices.)
+  if (v.is_number() && !std::isfinite(v.get<double>()) && info.type != Type::string) type_error("a finite number");
   if (!v.is_null() || !info.default_value.is_null()) switch (info.type) {
     case Type::string:
       if (!v.is_string()) {

@@ -91,7 +91,11 @@ class TraceReader {
   // The time of an event of rank r: not before that rank's previous event.
   double time(const std::string& text, NodeId r) {
     const double t = number(text, "time");
-    if (t < last_[r]) fail("time " + text + " goes back (rank " + std::to_string(r) + " was at " + std::to_string(last_[r]) + ")");
+    if (t < last_[r]) {
+      std::ostringstream was;
+      was << last_[r];  // 6 significant digits: 1e+308, not 309 of them
+      fail("time " + text + " goes back (rank " + std::to_string(r) + " was at " + was.str() + ")");
+    }
     last_[r] = t;
     return t;
   }
