@@ -270,6 +270,20 @@ TEST(Simgrid, PlatformValuesSimGridCannotSimulateAreRefusedByName) {
   std::filesystem::remove_all(dir);
 }
 
+// Issue 39, reproducer 17: a relative platform.file given with --set is read from the current
+// folder, also beside a scenario file in another folder.
+TEST(Simgrid, APlatformFileOnTheCommandLineIsRelativeToTheCurrentFolder) {
+  REQUIRE_SIMGRID();
+  const std::string dir = ::testing::TempDir() + "nnlb-scenario-elsewhere/";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "s.toml") << "topology = \"ring:4\"\nengine = \"simgrid\"\n\"stop.time\" = 5\n";
+  const test::Outcome o = test::shell("cd " + std::string(NNLB_SOURCE_DIR) + " && " + NNLB_BINARY + " run " + dir +
+                                      "s.toml --set platform.file=platforms/cluster.xml --format json 2>&1");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find(platforms + "cluster.xml"), std::string::npos) << o.out;
+  std::filesystem::remove_all(dir);
+}
+
 // Issue 39, reproducer 6: the logical platform's zone routes every pair of hosts (8 bytes a
 // pair), so the estimate grows as N^2 there (ring:8000 peaks at 676 MB: 678 MiB estimated).
 TEST(Simgrid, TheEstimateCountsTheLogicalPlatformsRoutingTable) {

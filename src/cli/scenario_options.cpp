@@ -17,11 +17,15 @@ void ScenarioOptions::add_to(CLI::App& app) {
 void set_from_command_line(Scenario& scenario, const std::string& assignment) {
   const std::string key = assignment.substr(0, assignment.find('='));
   scenario.set_from_text(assignment, "--set " + key);
-  // A file named on the command line is where the user stands, not beside the scenario file.
+  // One rule for paths: in a file, relative to that file's folder; on the command line, to the
+  // current folder (where the user stands), not beside a scenario file given with it.
   const std::string value = scenario.text(key);
-  if (!value.starts_with("file:")) return;
-  const std::filesystem::path path = value.substr(5);
-  if (path.is_relative()) scenario.set(key, "file:" + std::filesystem::absolute(path).string(), "--set " + key);
+  const std::string& name = canonical_key(key);
+  const bool path_key = name == "platform.file" || name == "load.trace";
+  const std::string prefix = path_key ? "" : "file:";
+  if (value.empty() || !value.starts_with(prefix)) return;
+  const std::filesystem::path path = value.substr(prefix.size());
+  if (path.is_relative()) scenario.set(key, prefix + std::filesystem::absolute(path).string(), "--set " + key);
 }
 
 Scenario ScenarioOptions::load() const {
