@@ -250,6 +250,10 @@ TEST(Simgrid, PlatformValuesSimGridCannotSimulateAreRefusedByName) {
                                              "<route src=\"h0\" dst=\"h1\"><link_ctn id=\"l01\"/></route>\n</zone>\n"),
        "floyd.xml has no route from h0 to h3 (nodes 0 and 3)"},
       {"platform.file=" + write("self.xml", "<include file=\"self.xml\"/>\n"), "self.xml, which is already being included (a cycle)"},
+      // found by the simgrid-platform fuzz kind: SimGrid's parser throws std:: errors too
+      {"platform.file=" + write("no-link.xml", "<zone id=\"z\" routing=\"Full\">\n<host id=\"h0\" speed=\"1Gf\"/><host id=\"h1\" speed=\"1Gf\"/>\n"
+                                               "<route src=\"h0\" dst=\"h1\"><link_ctn id=\"nowhere\"/></route>\n</zone>\n"),
+       "no-link.xml: SimGrid cannot read it: Link not found: nowhere"},
       {"platform.file=" + write("deep.xml", deep), "deep.xml: zones nested deeper than 256"},
       {"platform.file=" + cluster("bw0.xml", "1Gf", "0Bps", "50us"), "bw0.xml: link 'c_link_0_DOWN' has bandwidth 0 ("},
       {"platform.file=" + cluster("bwinf.xml", "1Gf", "infBps", "50us"), "has bandwidth inf ("},

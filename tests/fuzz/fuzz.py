@@ -46,6 +46,9 @@ KINDS = {
                       "--out", "{OUT}/r.json"]),
     "platform": (".txt", ["run", "--set", "topology=mesh:4x4", "--set", "engine=des", "--set", "agent=rounds", "--set",
                           "algorithm=mr", "--set", "platform.file={CASE}", "--set", "stop.time=2", "--out", "{OUT}/r.json"]),
+    # SimGrid XML platforms (docs/simgrid.md): zones, routes, clusters, attributes at edge values.
+    "simgrid-platform": (".xml", ["run", "--set", "engine=simgrid", "--set", "topology=ring:4", "--set", "platform.file={CASE}",
+                                  "--set", "stop.time=1", "--out", "{OUT}/r.json"]),
     "tasks": (".txt", ["run", "--set", "engine=des", "--set", "algorithm=ca", "--set", "tasks.cores=4", "--set", "tasks.init=file:{CASE}",
                        "--out", "{OUT}/r.json"]),
     "trace": (".trace", ["run", "--set", "engine=des", "--set", "load.trace={CASE}", "--set", "algorithm=best-effort",

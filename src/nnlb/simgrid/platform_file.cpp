@@ -147,6 +147,8 @@ Platform read_here(const PlatformFile& f, const Graph& g) {
     e.load_platform(f.path);
   } catch (const simgrid::Exception& err) {
     throw InputError({}, "platform.file", f.path + ": not a SimGrid platform: " + err.what());
+  } catch (const std::exception& err) {  // its parser's other errors: "Link not found: X", "stoi"
+    throw InputError({}, "platform.file", f.path + ": SimGrid cannot read it: " + err.what());
   }
   check_resources(e, f.path);
   std::vector<std::string> names;
