@@ -180,6 +180,17 @@ TEST_F(Report, QuickRunsNeverReplaceFullOnes) {
   EXPECT_NE(page.find("nnlb report --quick</code>"), std::string::npos);
 }
 
+// Issue 40: `nnlb report` after only --quick runs points to `nnlb report --quick`.
+TEST_F(Report, AReportAfterOnlyQuickRunsSuggestsQuick) {
+  Outcome o = shell("cd " + in_quotes(dir_) + " && " + NNLB_BINARY + " reproduce xu1995/fig3 --quick -q 2>/dev/null");
+  ASSERT_EQ(o.status, 0);
+  o = shell("cd " + in_quotes(dir_) + " && " + NNLB_BINARY + " report 2>" + in_quotes(dir_ / "err"));
+  EXPECT_EQ(o.status, 2);
+  const std::string err = slurp(dir_ / "err");
+  EXPECT_NE(err.find("holds --quick runs: `nnlb report --quick` reports those"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+}
+
 TEST_F(Report, MissingOrEmptyResultsAreInputErrors) {
   Outcome o = nnlb("report --results " + in_quotes(dir_ / "none") + " --out " + in_quotes(report()));
   EXPECT_EQ(o.status, 2);
