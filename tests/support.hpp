@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,14 @@ inline std::string write_temp(const std::string& name, const std::string& conten
   const std::string path = ::testing::TempDir() + "nnlb_test_" + name;
   std::ofstream(path) << content;
   return path;
+}
+
+// The whole file, byte for byte (empty when it cannot be read).
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 struct Outcome {

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+#include "support.hpp"
 
 namespace {
 
@@ -20,13 +21,6 @@ struct Outcome {
   int status = -1;
   std::string out, err;
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 Outcome nnlb(const std::string& args) {
   const fs::path err = fs::temp_directory_path() / ("nnlb-cli-err-" + std::to_string(::getpid()));
@@ -38,7 +32,7 @@ Outcome nnlb(const std::string& args) {
   while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) o.out.append(buf.data(), n);
   const int raw = ::pclose(pipe);
   o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  o.err = slurp(err);
+  o.err = nnlb::test::slurp(err);
   fs::remove(err);
   return o;
 }
@@ -49,7 +43,7 @@ TEST(Cli, GoldenIntegerSeriesOnALine) {
   // Hand-checked: alpha = 1/3 on a line of 4; {400,0,0,0} -> {267,133,0,0} -> {223,133,44,0}.
   const auto o = nnlb("run --set topology=line:4 --set load.init=single:0,400 --set stop.steps=3 --set load.mode=integer --format csv");
   ASSERT_EQ(o.status, 0) << o.err;
-  EXPECT_EQ(o.out, slurp(data + "/golden/line4-integer.csv"));
+  EXPECT_EQ(o.out, nnlb::test::slurp(data + "/golden/line4-integer.csv"));
 }
 
 TEST(Cli, SetAloneRunsOnDefaultsAndRecordHasTheSchema) {
@@ -87,7 +81,7 @@ TEST(Cli, OutWritesTheFileAndPrintsTheTable) {
   const auto o = nnlb("run --set topology=ring:8 --set stop.steps=5 --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("stopped by steps"), std::string::npos);
-  EXPECT_EQ(nlohmann::json::parse(slurp(out))["summary"]["steps"], 5);
+  EXPECT_EQ(nlohmann::json::parse(nnlb::test::slurp(out))["summary"]["steps"], 5);
   fs::remove(out);
 }
 

@@ -21,7 +21,7 @@
 namespace nnlb {
 namespace {
 
-const Platform platform{{1e9}, {1e-4}, {1e6}};
+const Platform conformance_platform{{1e9}, {1e-4}, {1e6}};
 
 // Every engine that can run node programs here and declares `capability`.
 std::vector<const EngineEntry*> engines_with(std::uint32_t capability) {
@@ -42,7 +42,7 @@ std::vector<const EngineEntry*> engines_with(std::uint32_t capability) {
 double unit(const EngineEntry& e) { return e.time == TimeModel::wall_seconds ? 0.01 : 1.0; }
 
 EngineRun run_of(const EngineEntry& e, const Topology& t, const Program& p, const InitialState& init) {
-  EngineRun r{t, p, LoadMode::real, init, platform};
+  EngineRun r{t, p, LoadMode::real, init, conformance_platform};
   r.time_limit = 1e4 * unit(e);
   r.max_rounds = 2000;
   r.sample_period = 0.5 * unit(e);
@@ -269,7 +269,7 @@ TEST(Conformance, ExecutedItemsCompleteOnceAtTheNodesSpeed) {
       // One at a time: the three end after three items' time (on real ranks the calibrated
       // kernel runs within 20 % of it, not to the nanosecond).
       const double slack = e->time == TimeModel::wall_seconds ? 0.8 : 1.0;
-      EXPECT_GE(p.log->fired_at[2], slack * 3 * 4 * reference_speed / platform.node_speed(0) * unit(*e) - 1e-9);
+      EXPECT_GE(p.log->fired_at[2], slack * 3 * 4 * reference_speed / conformance_platform.node_speed(0) * unit(*e) - 1e-9);
     }
     if (!r.reported) continue;
     ASSERT_TRUE(r.summary.work);

@@ -22,6 +22,7 @@
 #include "nnlb/experiment/study.hpp"
 #include "nnlb/experiment/task_run.hpp"
 #include "nnlb/util/error.hpp"
+#include "support.hpp"
 
 namespace nnlb {
 namespace {
@@ -33,13 +34,6 @@ struct Outcome {
   int status = -1;  // exit status; 128 + signal if killed
   std::string out, err;
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("nnlb-harden-" + name + "-" + std::to_string(::getpid()));
@@ -74,7 +68,7 @@ Outcome nnlb_in(const fs::path& cwd, const std::vector<std::string>& args) {
   }
   int raw = 0;
   ::waitpid(pid, &raw, 0);
-  Outcome r{WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), slurp(out), slurp(err)};
+  Outcome r{WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), test::slurp(out), test::slurp(err)};
   fs::remove(out);
   fs::remove(err);
   return r;
@@ -125,7 +119,7 @@ TEST(PlotText, HostileTitlesLabelsAndFileNamesStayText) {
   // kind series needs the series, which the records keep (written by `nnlb run`).
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
-  const std::string svg = slurp(dir / image);
+  const std::string svg = test::slurp(dir / image);
   for (const std::string text : {"a `touch PWNED1` b", "system(\"touch PWNED2\")", "one two `touch PWNED3`"})
     EXPECT_NE(svg.find(text), std::string::npos) << text;
   fs::remove_all(dir);
@@ -137,10 +131,10 @@ TEST(PlotText, HostileValuesFromRecordsStayText) {
   const auto o = nnlb_in(dir, {"plot", "hostile.jsonl", "--kind", "bars", "--x", "scenario.name", "--y", "summary.steps", "--out", "bars.svg"});
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
-  const std::string svg = slurp(dir / "bars.svg");
+  const std::string svg = test::slurp(dir / "bars.svg");
   EXPECT_NE(svg.find("a `touch PWNED1` b"), std::string::npos);
   EXPECT_NE(svg.find("system(\"touch PWNED2\")"), std::string::npos);
-  const auto csv = slurp(dir / "bars.csv");
+  const auto csv = test::slurp(dir / "bars.csv");
   EXPECT_NE(csv.find("\"system(\"\"touch PWNED2\"\")\""), std::string::npos) << csv;  // CSV quotes doubled
   fs::remove_all(dir);
 }
@@ -175,7 +169,7 @@ TEST(PlotText, QuotesAtTheStartOrDoubledStillDraw) {
   for (const std::string title : {"'start", "a''b", "''", "'", "end'", "'`touch PWNED7`'"}) {
     const auto o = nnlb_in(dir, {"plot", "hostile.jsonl", "--x", "seed", "--y", "summary.steps", "--title", title, "--out", "q.svg"});
     ASSERT_EQ(o.status, 0) << title << ": " << o.err;
-    EXPECT_NE(slurp(dir / "q.svg").find(title.find('`') == std::string::npos ? title : "`touch PWNED7`"), std::string::npos) << title;
+    EXPECT_NE(test::slurp(dir / "q.svg").find(title.find('`') == std::string::npos ? title : "`touch PWNED7`"), std::string::npos) << title;
   }
   EXPECT_TRUE(pwned(dir).empty()) << pwned(dir).front();
   fs::remove_all(dir);
@@ -399,8 +393,8 @@ TEST(Frictions, SweepTableTakesZippedLabelsAndOnlyTheTableGoesToStdout) {
   EXPECT_NE(o.err.find("results store: s.jsonl"), std::string::npos) << o.err;
   // Plots are named after the sweep; bars over repeats carry their range.
   EXPECT_NE(o.err.find("wrote s-moved.png"), std::string::npos) << o.err;
-  EXPECT_NE(slurp(dir / "s-moved.gp").find("set style histogram errorbars"), std::string::npos);
-  EXPECT_TRUE(slurp(dir / "s-moved.csv").starts_with("cluster,bar,mean,min,max,samples,missing\n"));
+  EXPECT_NE(test::slurp(dir / "s-moved.gp").find("set style histogram errorbars"), std::string::npos);
+  EXPECT_TRUE(test::slurp(dir / "s-moved.csv").starts_with("cluster,bar,mean,min,max,samples,missing\n"));
   const auto run = nnlb_in(dir, {"run", "--set", "topology=ring:8", "--set", "stop.steps=2", "--out", "r.json"});
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.err, "wrote r.json\n");
@@ -459,7 +453,7 @@ TEST(Frictions, AnInterruptSaysWhatWasKept) {
   ::waitpid(pid, &raw, 0);
   ASSERT_TRUE(WIFEXITED(raw)) << "killed by signal " << WTERMSIG(raw);
   EXPECT_EQ(WEXITSTATUS(raw), 130);
-  const std::string text = slurp(err);
+  const std::string text = test::slurp(err);
   EXPECT_NE(text.find("nnlb: interrupted; nothing was written\n"), std::string::npos) << text;
   EXPECT_EQ(lines(text), 2u) << "a new line, then the message: " << text;
   fs::remove_all(dir);
@@ -636,7 +630,7 @@ TEST(BadInput, AFailureOnOneRankEndsEveryRank) {
   const int raw = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(raw));
   EXPECT_EQ(WEXITSTATUS(raw), 2) << "124 would be the timeout: a rank left waiting";
-  EXPECT_NE(slurp(dir / "err.txt").find("nnlb: rank 1: "), std::string::npos) << slurp(dir / "err.txt");
+  EXPECT_NE(test::slurp(dir / "err.txt").find("nnlb: rank 1: "), std::string::npos) << test::slurp(dir / "err.txt");
   fs::remove_all(dir);
 #endif
 }

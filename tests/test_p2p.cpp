@@ -557,14 +557,14 @@ namespace {
 
 // --- p2p beside des: the same strategies, the same graphs, statistically the same ---------------
 
-struct Outcome {
+struct SeedMeans {
   double stddev = 0, moved = 0, balanced = 0, settled = 0;  // means over the seeds
 };
 
 // `algorithm` on `engine` from all jobs on host 0, over seeds 1..n: the final stddev, the jobs
 // moved, the share of balanced runs and the time the spread first fell to one job.
-Outcome outcome(const std::string& engine, const std::string& algorithm, int n) {
-  Outcome o;
+SeedMeans outcome(const std::string& engine, const std::string& algorithm, int n) {
+  SeedMeans o;
   for (int seed = 1; seed <= n; ++seed) {
     std::vector<std::string> sets = {"engine=" + engine, "topology=p2p:31", "guest.graph=ring:93", "algorithm=" + algorithm, "stop.time=100"};
     if (engine == "des") sets.push_back("async.lb_period=1");  // a decision a time unit, as on p2p
@@ -599,10 +599,10 @@ TEST(P2pBesideDes, DasudAndPmAgreeWithoutChurn) {
   // moved (236 and 251, des relaying some through the centre), PM 0.35 balances every run on
   // both, with 278 and 277 jobs moved, the spread first at one job after 9.9 and 12.8 time units.
   // The bounds below leave room for other seeds.
-  const Outcome dasud_p2p = outcome("p2p", "dasud", 10), dasud_des = outcome("des", "dasud", 10);
+  const SeedMeans dasud_p2p = outcome("p2p", "dasud", 10), dasud_des = outcome("des", "dasud", 10);
   EXPECT_NEAR(dasud_p2p.stddev, dasud_des.stddev, 0.1);
   EXPECT_NEAR(dasud_des.moved / dasud_p2p.moved, 1.0, 0.2);
-  const Outcome pm_p2p = outcome("p2p", "pm", 10), pm_des = outcome("des", "pm", 10);
+  const SeedMeans pm_p2p = outcome("p2p", "pm", 10), pm_des = outcome("des", "pm", 10);
   EXPECT_NEAR(pm_p2p.balanced, 1.0, 1e-12);  // every run
   EXPECT_NEAR(pm_des.balanced, 1.0, 1e-12);
   EXPECT_NEAR(pm_des.moved / pm_p2p.moved, 1.0, 0.2);

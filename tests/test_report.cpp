@@ -24,13 +24,6 @@ namespace fs = std::filesystem;
 using nnlb::test::Outcome;
 using nnlb::test::shell;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The temporary folders below hold no quotes, so single quotes are enough.
 std::string in_quotes(const fs::path& p) { return "'" + p.string() + "'"; }
 
@@ -61,11 +54,11 @@ std::vector<std::string> image_sources(const std::string& page) {
   return out;
 }
 
-bool is_png(const fs::path& p) { return fs::is_regular_file(p) && slurp(p).starts_with("\x89PNG\r\n\x1a\n"); }
+bool is_png(const fs::path& p) { return fs::is_regular_file(p) && nnlb::test::slurp(p).starts_with("\x89PNG\r\n\x1a\n"); }
 
 // Width and height from a PNG file's header.
 std::pair<unsigned, unsigned> png_size(const fs::path& p) {
-  const std::string bytes = slurp(p);
+  const std::string bytes = nnlb::test::slurp(p);
   auto be32 = [&](std::size_t at) {
     unsigned v = 0;
     for (std::size_t i = 0; i < 4; ++i) v = v << 8 | static_cast<unsigned char>(bytes[at + i]);
@@ -93,7 +86,7 @@ class Report : public ::testing::Test {
   Outcome nnlb(const std::string& args) {
     const fs::path err = dir_ / "nnlb.err";
     Outcome o = shell(std::string(NNLB_BINARY) + " " + args + " 2>" + in_quotes(err));
-    err_ = slurp(err);
+    err_ = nnlb::test::slurp(err);
     return o;
   }
 
@@ -118,12 +111,12 @@ class Report : public ::testing::Test {
 
 TEST_F(Report, PagesNameClaimsAndCommandsAndTheirChartsExist) {
   ASSERT_NO_FATAL_FAILURE(make_report());
-  const std::string index = slurp(report() / "index.html");
+  const std::string index = nnlb::test::slurp(report() / "index.html");
   ASSERT_FALSE(index.empty());
   for (const std::string name : {"xu1995/fig2", "xu1995/table1"}) {
     SCOPED_TRACE(name);
     const fs::path page_file = report() / (name + ".html");
-    const std::string page = slurp(page_file);
+    const std::string page = nnlb::test::slurp(page_file);
     ASSERT_FALSE(page.empty());
     const std::string claim = html_escaped(claim_of(name));
     ASSERT_FALSE(claim.empty());
@@ -135,7 +128,7 @@ TEST_F(Report, PagesNameClaimsAndCommandsAndTheirChartsExist) {
     EXPECT_NE(page.find("nnlb reproduce " + name + " --quick --out-dir " + results().string()), std::string::npos);
     const std::string stem = fs::path(name).filename().string();
     EXPECT_NE(page.find("gnuplot " + (results() / name / (stem + ".gp")).string()), std::string::npos);
-    const std::size_t runs = count(slurp(results() / name / (stem + ".jsonl")), "\n");
+    const std::size_t runs = count(nnlb::test::slurp(results() / name / (stem + ".jsonl")), "\n");
     EXPECT_NE(page.find(std::to_string(runs) + " runs"), std::string::npos) << runs;
     EXPECT_NE(page.find("docs/reproductions/xu1995.md"), std::string::npos);
     // Self-contained: no address outside the report, every chart copied next to the page.
@@ -150,12 +143,12 @@ TEST_F(Report, PagesNameClaimsAndCommandsAndTheirChartsExist) {
     }
   }
   // Text is escaped: fig2's title says "nu <= 1".
-  const std::string fig2 = slurp(report() / "xu1995/fig2.html");
+  const std::string fig2 = nnlb::test::slurp(report() / "xu1995/fig2.html");
   EXPECT_NE(fig2.find("nu &lt;= 1"), std::string::npos);
   EXPECT_EQ(fig2.find("nu <= 1"), std::string::npos);
   // Measurements: a mean per algorithm for fig2, the fitted exponents for table1.
   EXPECT_NE(fig2.find("<th>mesh side k</th><th>adf</th><th>odf</th><th>ade</th><th>ode</th>"), std::string::npos);
-  const std::string table1 = slurp(report() / "xu1995/table1.html");
+  const std::string table1 = nnlb::test::slurp(report() / "xu1995/table1.html");
   EXPECT_NE(table1.find("<th>exponent</th>"), std::string::npos);
   EXPECT_NE(table1.find("<td>torus ode</td>"), std::string::npos);
 }
@@ -168,14 +161,14 @@ TEST_F(Report, QuickRunsNeverReplaceFullOnes) {
   std::ofstream(full / "fig2.png") << "the full run's chart";
   std::ofstream(full / "fig2.jsonl") << "";
   const Outcome o = shell("cd " + in_quotes(dir_) + " && " + NNLB_BINARY + " reproduce xu1995/fig2 --quick -q 2>" + in_quotes(dir_ / "err"));
-  ASSERT_EQ(o.status, 0) << slurp(dir_ / "err");
-  EXPECT_EQ(slurp(full / "fig2.png"), "the full run's chart");
-  EXPECT_EQ(slurp(full / "fig2.jsonl"), "");
+  ASSERT_EQ(o.status, 0) << nnlb::test::slurp(dir_ / "err");
+  EXPECT_EQ(nnlb::test::slurp(full / "fig2.png"), "the full run's chart");
+  EXPECT_EQ(nnlb::test::slurp(full / "fig2.jsonl"), "");
   EXPECT_TRUE(is_png(dir_ / "results" / "reproductions-quick" / "xu1995" / "fig2" / "fig2.png"));
   EXPECT_FALSE(fs::exists(dir_ / "results" / "report" / "index.html"));
-  const std::string index = slurp(dir_ / "results" / "report-quick" / "index.html");
+  const std::string index = nnlb::test::slurp(dir_ / "results" / "report-quick" / "index.html");
   EXPECT_NE(index.find("<strong>Reduced runs</strong>"), std::string::npos) << index;
-  const std::string page = slurp(dir_ / "results" / "report-quick" / "xu1995" / "fig2.html");
+  const std::string page = nnlb::test::slurp(dir_ / "results" / "report-quick" / "xu1995" / "fig2.html");
   EXPECT_NE(page.find("nnlb reproduce xu1995/fig2 --quick\n"), std::string::npos) << "the default folders need no flags";
   EXPECT_NE(page.find("nnlb report --quick</code>"), std::string::npos);
 }
@@ -186,7 +179,7 @@ TEST_F(Report, AReportAfterOnlyQuickRunsSuggestsQuick) {
   ASSERT_EQ(o.status, 0);
   o = shell("cd " + in_quotes(dir_) + " && " + NNLB_BINARY + " report 2>" + in_quotes(dir_ / "err"));
   EXPECT_EQ(o.status, 2);
-  const std::string err = slurp(dir_ / "err");
+  const std::string err = nnlb::test::slurp(dir_ / "err");
   EXPECT_NE(err.find("holds --quick runs: `nnlb report --quick` reports those"), std::string::npos) << err;
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
 }
@@ -223,7 +216,7 @@ class ReportInBrowser : public Report {
                             " --virtual-time-budget=5000 --dump-dom " + extra + " " + in_quotes("file://" + page.string()) + " 2>" +
                             in_quotes(dir_ / "chromium.err");
     const Outcome o = shell(cmd);
-    EXPECT_EQ(o.status, 0) << cmd << "\n" << slurp(dir_ / "chromium.err");
+    EXPECT_EQ(o.status, 0) << cmd << "\n" << nnlb::test::slurp(dir_ / "chromium.err");
     return o.out;
   }
 };

@@ -25,13 +25,6 @@ const fs::path source{NNLB_SOURCE_DIR};
 const std::set<std::string> verdicts{"reproduced", "partly", "not reproduced", "not distinguishable"};
 const std::vector<std::string> header{"claim (paper)", "paper", "ours", "verdict", "conditions", "run"};
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string trim(std::string s) {
   const auto b = s.find_first_not_of(" \t");
   const auto e = s.find_last_not_of(" \t");
@@ -66,7 +59,7 @@ std::vector<Row> verdict_rows(std::vector<std::string>* pages_without = nullptr)
   std::vector<Row> rows;
   for (const auto& e : fs::directory_iterator(source / "docs/reproductions")) {
     if (e.path().extension() != ".md") continue;
-    std::istringstream in(slurp(e.path()));
+    std::istringstream in(nnlb::test::slurp(e.path()));
     std::string line;
     bool section = false, table = false, found = false;
     while (std::getline(in, line)) {
@@ -109,7 +102,7 @@ std::set<std::string> listed_studies() {
 std::string test_sources() {
   std::string all;
   for (const auto& e : fs::directory_iterator(source / "tests"))
-    if (e.path().extension() == ".cpp") all += slurp(e.path());
+    if (e.path().extension() == ".cpp") all += nnlb::test::slurp(e.path());
   return all;
 }
 
@@ -154,7 +147,7 @@ TEST(VerdictTables, EveryRowHasAVerdictFromTheListAndNamesWhatBacksIt) {
 // The mean of a point in a study's committed CSV (docs/reproductions/PAGE/FILE.csv): a bar
 // chart's (cluster, bar) or a line chart's (group, x).
 double csv_mean(const std::string& file, const std::string& cluster, const std::string& bar) {
-  const std::string text = slurp(source / "docs/reproductions" / file);
+  const std::string text = nnlb::test::slurp(source / "docs/reproductions" / file);
   for (const std::string& key : {"\"" + cluster + "\",\"" + bar + "\",", "\"" + cluster + "\"," + bar + ","}) {
     const auto at = text.find("\n" + key);
     if (at != std::string::npos) return std::stod(text.substr(at + 1 + key.size()));
