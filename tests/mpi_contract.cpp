@@ -653,6 +653,14 @@ TEST(TaskPool, EveryTaskOnceUnderEachAlgorithm) {
     const mpi::Record r = pool.finish();
     ASSERT_TRUE(r.summary.work) << algorithm;
     EXPECT_EQ(r.summary.work->completed, tasks) << algorithm;
+    // The summary's fields as every engine writes them (docs/result-schema.md): closed by the core,
+    // events the handlers run (at least each rank's start), not the messages.
+    EXPECT_EQ(r.summary.stop_reason, StopReason::finished);
+    EXPECT_TRUE(r.summary.balanced) << "every task computed: nothing is left to balance";
+    EXPECT_NEAR(r.summary.initial_total, 1e-4 * static_cast<double>(tasks), 1e-15) << algorithm;
+    EXPECT_EQ(r.summary.nodes_with_load, 0u);
+    EXPECT_GE(r.summary.timing->events, static_cast<std::uint64_t>(size));
+    EXPECT_NE(r.summary.timing->events, r.summary.timing->control_messages + r.summary.timing->data_messages) << algorithm;
     std::uint64_t all = 0, total = 0;
     MPI_Allreduce(&computed, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);

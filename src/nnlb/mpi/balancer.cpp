@@ -428,10 +428,10 @@ Record Balancer::finish() {
   rec.final_load.resize(static_cast<std::size_t>(size_));
   MPI_Allgather(&mine, 1, MPI_DOUBLE, rec.final_load.data(), 1, MPI_DOUBLE, comm_);
   const Tally& tally = node_->tally();
-  double sums[5] = {registered_, tally.moved(), static_cast<double>(tally.messages(Channel::control)),
-                    static_cast<double>(tally.messages(Channel::data)), magnitude_ + std::abs(mine)};
-  double all[5];
-  MPI_Allreduce(sums, all, 5, MPI_DOUBLE, MPI_SUM, comm_);
+  double sums[6] = {registered_, tally.moved(), static_cast<double>(tally.messages(Channel::control)),
+                    static_cast<double>(tally.messages(Channel::data)), magnitude_ + std::abs(mine), static_cast<double>(node_->handlers())};
+  double all[6];
+  MPI_Allreduce(sums, all, 6, MPI_DOUBLE, MPI_SUM, comm_);
   double time = node_->now(), longest = 0;
   MPI_Allreduce(&time, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_);
   double detected = tally.detected_at().value_or(std::numeric_limits<double>::infinity());
@@ -462,7 +462,7 @@ Record Balancer::finish() {
   t.time = longest;
   t.control_messages = static_cast<std::uint64_t>(all[2]);
   t.data_messages = static_cast<std::uint64_t>(all[3]);
-  t.events = t.control_messages + t.data_messages;
+  t.events = static_cast<std::uint64_t>(all[5]);  // handlers run, as on every engine (docs/result-schema.md)
   t.data_transferred = held > 0 ? all[1] / held : 0;
   sum.timing = t;
   if (std::isfinite(detected)) sum.detected_at = detected;

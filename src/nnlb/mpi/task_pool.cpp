@@ -104,25 +104,26 @@ Record TaskPool::finish() {
   std::vector<double> busy_all(static_cast<std::size_t>(size_));
   MPI_Allgather(&busy, 1, MPI_DOUBLE, busy_all.data(), 1, MPI_DOUBLE, comm_);
   MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  rec.final_load.assign(static_cast<std::size_t>(size_), 0.0);
-  RunSummary& sum = rec.summary;
-  sum.stop_reason = StopReason::finished;
-  sum.finished_at = last;
-  sum.work = WorkMetrics{done.size(), last, busy_all};
+  rec.final_load.assign(static_cast<std::size_t>(size_), 0.0);  // every task computed
   // The node program sends tasks on its control channel, with its protocol: the record's data
   // messages are those that carried tasks, its control messages the rest.
   const Tally& tally = node_->tally();
   const auto carrying = static_cast<double>(node_->carrying());
   const double messages = static_cast<double>(tally.messages(Channel::control) + tally.messages(Channel::data));
-  double counts[3] = {messages - carrying, carrying, tally.moved()};
-  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_DOUBLE, MPI_SUM, comm_);
-  sum.load_moved = counts[2];
-  for (double w : rec.initial_load) sum.initial_total += w;
+  double counts[4] = {messages - carrying, carrying, tally.moved(), static_cast<double>(node_->handlers())};
+  MPI_Allreduce(MPI_IN_PLACE, counts, 4, MPI_DOUBLE, MPI_SUM, comm_);
+  RunSummary& sum = rec.summary;
+  const LoadStats first = load_stats<double>(rec.initial_load, {}), end = load_stats<double>(rec.final_load, {});
+  open_summary(sum, first, first.total);
+  close_summary(sum, StopReason::finished, true, end, rec.final_load, counts[2]);
+  sum.final_total = 0;
+  sum.finished_at = last;
+  sum.work = WorkMetrics{done.size(), last, busy_all};
   TimeMetrics t;
   t.time = last;
   t.control_messages = static_cast<std::uint64_t>(counts[0]);
   t.data_messages = static_cast<std::uint64_t>(counts[1]);
-  t.events = t.control_messages + t.data_messages;
+  t.events = static_cast<std::uint64_t>(counts[3]);  // handlers run, as on every engine (docs/result-schema.md)
   sum.timing = t;
   return rec;
 }
