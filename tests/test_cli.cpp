@@ -85,6 +85,34 @@ TEST(Cli, OutWritesTheFileAndPrintsTheTable) {
   fs::remove(out);
 }
 
+// The table prints every k-th sample; its "moved" column adds up what moved since the row before,
+// so the column sums to the load moved over the run. The header names what the program reads.
+TEST(Cli, TableMovedColumnCoversTheRowsItSkipsAndTheHeaderNamesTheProgram) {
+  const fs::path out = fs::temp_directory_path() / "nnlb-cli-table.json";
+  const auto o = nnlb("run --set engine=des --set topology=torus:8x8 --set algorithm=best-effort --set load.init=single:0,64000 --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::istringstream lines(o.out);
+  double column = 0;
+  std::size_t rows = 0;
+  bool header = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("sample") != std::string::npos && line.find("moved") != std::string::npos) header = true;
+    std::istringstream cells(line);
+    double v[7];
+    if (!header || !(cells >> v[0] >> v[1] >> v[2] >> v[3] >> v[4] >> v[5] >> v[6])) continue;
+    column += v[6], ++rows;
+  }
+  const nlohmann::json r = nlohmann::json::parse(nnlb::test::slurp(out));
+  ASSERT_LT(rows, r["series"]["round"].size()) << "the table should skip samples";
+  EXPECT_NEAR(column, r["summary"]["load_moved"].get<double>(), 1e-5 * r["summary"]["load_moved"].get<double>());
+  EXPECT_NE(o.out.find("asynchronous balancer, balancing every 0.001 s"), std::string::npos) << o.out.substr(0, 300);
+  const auto app = nnlb("run --set engine=des --set topology=line:4 --set agent=iterative --set algorithm=mr --set app.iterations=3");
+  ASSERT_EQ(app.status, 0) << app.err;
+  EXPECT_NE(app.out.find("iterative application"), std::string::npos);
+  EXPECT_EQ(app.out.find("balancing every"), std::string::npos) << app.out.substr(0, 300);
+  fs::remove(out);
+}
+
 struct BadCase {
   std::string args;
   std::string expect;  // must appear in the one error line

@@ -44,9 +44,12 @@ std::string engine_text(const json& r) {
   if (const EngineEntry* e = engine_of(r); e != nullptr && e->runs_programs) {
     const std::string agent = s.value("agent", "auto");
     const ProgramEntry* p = find_program(agent == "auto" ? e->default_program : agent);
-    const std::string program = p != nullptr ? p->label : agent;
-    return fmt::format("{} engine, {}{}, balancing every {} s", s["engine"].get<std::string>(), program, s["async.virtual_load"] == true ? " with virtual load" : "",
-                       cell(s["async.lb_period"]));
+    if (p == nullptr) return fmt::format("{} engine, {}", s["engine"].get<std::string>(), agent);
+    // What the program that ran reads: the balancer's period and virtual load, not an application's.
+    auto reads = [&](const char* key) { return p->reads_key(key) || p->uses_key(key); };
+    return fmt::format("{} engine, {}{}{}", s["engine"].get<std::string>(), p->label,
+                       reads("async.virtual_load") && s["async.virtual_load"] == true ? " with virtual load" : "",
+                       reads("async.lb_period") ? ", balancing every " + cell(s["async.lb_period"]) + " s" : std::string());
   }
   return fmt::format("sync engine, {}-port, {} invocation", s["port"].get<std::string>(), s["invocation"].get<std::string>());
 }
@@ -86,12 +89,16 @@ std::string format_table(const json& r, std::size_t max_rows) {
   }
   const bool timed = r["summary"].contains("time");
   const char* clock = timed ? "time" : "steps";
-  out += fmt::format("\n{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", timed ? "events" : "round", clock, "imbalance", "stddev", "min", "max", "moved");
+  // A timed engine's rows are numbered samples; "moved" is what moved since the previous printed row.
+  out += fmt::format("\n{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", timed ? "sample" : "round", clock, "imbalance", "stddev", "min", "max", "moved");
+  double moved = 0;
   for (std::size_t i = 0; i < n; ++i) {
+    if (series["moved"][i].is_number()) moved += series["moved"][i].get<double>();
     if (i % stride != 0 && i + 1 != n) continue;
     out += fmt::format("{:>8} {:>8} {:>14} {:>12} {:>12} {:>12} {:>12}\n", cell(series["round"][i]), cell(series[clock][i]),
                        cell(series["imbalance"][i]), cell(series["stddev"][i]), cell(series["min"][i]), cell(series["max"][i]),
-                       cell(series["moved"][i]));
+                       cell(json(moved)));
+    moved = 0;
   }
   if (m.contains("time")) {
     out += fmt::format("\nstopped ({}) at t = {} s; convergence time: average {} s, maximum {} s; average idle time {} s\n",
