@@ -106,7 +106,11 @@ Record run(const std::optional<std::string>& path, const Keys& keys, std::option
   if (!policy.is_none()) hooks.policy = std::make_shared<PythonPolicy>(policy);
   const bool python_policy = hooks.policy != nullptr;
   return interruptible([&] {
-    if (python_policy) set_thread_count(1);  // one decision at a time takes the GIL: no team of threads waiting on it
+    if (!python_policy) return Record{run_scenario(s, master, {}, hooks)};
+    // Its decisions take the GIL one at a time: one thread, which holds the GIL through the run
+    // (Python's switch interval still hands it to other threads, and to the signal check).
+    set_thread_count(1);
+    py::gil_scoped_acquire gil;
     return Record{run_scenario(s, master, {}, hooks)};
   });
 }
