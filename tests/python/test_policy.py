@@ -93,3 +93,12 @@ def test_policy_keys_are_refused_beside_a_python_policy():
         nnlb.run({**BASE, "alpha": 0.25}, policy=Fos())
     with pytest.raises(nnlb.ScenarioError, match="algorithm"):
         nnlb.run({**BASE, "algorithm": "ode"}, policy=Fos())
+
+
+@pytest.mark.parametrize("engine", [{"engine": "rounds"}, {"engine": "des", "agent": "rounds"}])
+def test_round_balancer_equals_fos(engine):
+    keys = {**BASE, **engine}
+    ours = nnlb.run(keys, policy=Fos())
+    theirs = nnlb.run({**keys, "algorithm": "fos", "alpha": 0.25})
+    assert np.max(np.abs(ours.final_loads - theirs.final_loads)) <= 1e-12
+    assert ours.summary == theirs.summary
