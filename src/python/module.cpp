@@ -254,7 +254,6 @@ PYBIND11_MODULE(_nnlb, m) {
   m.def("topologies", &topologies);
   m.def("policies", &policies);
   m.def("engines", &engine_list);
-  m.def("max_memory", [](const std::string& size) { set_memory_limit(parse_memory_size(size, "max_memory")); });
   m.attr("version") = version;
   m.attr("code_version") = code_version;
   m.attr("scenario_places") = std::vector<std::string>{NNLB_INSTALLED_SCENARIOS, NNLB_SOURCE_SCENARIOS};
