@@ -76,7 +76,7 @@ int sweep(const SweepOptions& o) {
       for (const std::string& swept : axis_keys(axis.key))
         if (swept == key)
           throw InputError("--set " + key, {}, "'" + key + "' is swept in " + o.file + " ([sweep] \"" + axis.key + "\"): change its values there");
-    set_from_command_line(study.sweep.base, a);
+    set_given(study.sweep.base, a);
   }
   if (o.seed) study.sweep.master_seed = *o.seed;
   const std::string store_path = o.store.empty() ? (fs::path("results/sweeps") / (stem + ".jsonl")).string() : o.store;

@@ -22,9 +22,6 @@ struct ScenarioOptions {
   Scenario load() const;
 };
 
-// Applies one --set KEY=VALUE; a relative file:PATH value is made absolute from the current
-// folder (the scenario's own relative paths are relative to its file).
-void set_from_command_line(Scenario& scenario, const std::string& assignment);
 
 // --threads N: worker threads (0, the default: all cores). Results never depend on it.
 void add_threads_option(CLI::App& app, int& threads);

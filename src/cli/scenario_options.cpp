@@ -14,24 +14,10 @@ void ScenarioOptions::add_to(CLI::App& app) {
   app.add_option("--set", sets, "override a scenario key, KEY=VALUE (repeatable)")->take_all();
 }
 
-void set_from_command_line(Scenario& scenario, const std::string& assignment) {
-  const std::string key = assignment.substr(0, assignment.find('='));
-  scenario.set_from_text(assignment, "--set " + key);
-  // One rule for paths: in a file, relative to that file's folder; on the command line, to the
-  // current folder (where the user stands), not beside a scenario file given with it.
-  const std::string value = scenario.text(key);
-  const std::string& name = canonical_key(key);
-  const bool path_key = name == "platform.file" || name == "load.trace";
-  const std::string prefix = path_key ? "" : "file:";
-  if (value.empty() || !value.starts_with(prefix)) return;
-  const std::filesystem::path path = value.substr(prefix.size());
-  if (path.is_relative()) scenario.set(key, prefix + std::filesystem::absolute(path).string(), "--set " + key);
-}
-
 Scenario ScenarioOptions::load() const {
   if (std::filesystem::is_directory(file)) throw InputError(file, {}, "is a folder, not a scenario file");
   Scenario s = file.empty() ? Scenario() : Scenario::from_file(file);
-  for (const auto& a : sets) set_from_command_line(s, a);
+  for (const auto& a : sets) set_given(s, a);
   return s;
 }
 

@@ -40,7 +40,7 @@ struct PolicySpec {
 };
 
 struct BuiltPolicy {
-  std::unique_ptr<Policy> policy;
+  std::shared_ptr<const Policy> policy;
   // Or a node program of its own, for algorithms that are not a rule over a local view (task
   // scheduling: Filipović & Krstajić's DD, MS, CA).
   std::shared_ptr<const Program> program;

@@ -73,7 +73,7 @@ json to_json(const RunRecord& r) {
             {"summary", std::move(summary)},
             {"series", series}};
   if (!r.result.engine_info.empty()) j["engine_info"] = r.result.engine_info;
-  if (!r.result.final_load.empty()) j["final_load"] = r.result.final_load;
+  if (!r.result.final_load.empty() && r.scenario.value("output.final_load", false)) j["final_load"] = r.result.final_load;
   if (!r.result.load_history.steps.empty())
     j["load_history"] = {{"steps", r.result.load_history.steps}, {"loads", r.result.load_history.loads}};
   return j;

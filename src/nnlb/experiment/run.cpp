@@ -48,7 +48,7 @@ RunResult run_engine(const Scenario& s, std::string_view engine, const EngineRun
   return e->run(run);
 }
 
-PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& use) {
+PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& use, const RunHooks& hooks) {
   check_scenario_keys(s);
   const RunSeeds seeds(seed);
   PreparedRun p;
@@ -72,7 +72,14 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   PolicySpec policy{s.text("algorithm"), {}, p.platform.speed};
   for (const PolicyKey& key : policy_catalog().keys())
     if (s.is_set(key.name)) policy.values[key.name] = s.text(key.name);
-  p.policy = located(s, "", [&] { return make_policy(policy, p.topology); });
+  if (hooks.policy) {
+    const std::string given = "is not read by " + hooks.policy->name() + ", which runs instead of the built-in policies";
+    require(s.is_default("algorithm"), s, "algorithm", given);
+    for (const PolicyKey& key : policy_catalog().keys()) require(s.is_default(key.name), s, key.name, given);
+    p.policy.policy = hooks.policy;
+  } else {
+    p.policy = located(s, "", [&] { return make_policy(policy, p.topology); });
+  }
   if (p.policy.program || p.policy.domain) return p;
   require(s.text("de.sweep_cost") == "colours" || p.policy.policy->pairing() == Pairing::matching, s, "de.sweep_cost",
           "applies only to dimension exchange");
@@ -81,14 +88,15 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   return p;
 }
 
-RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& use) {
+RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& use, const RunHooks& hooks) {
   const RunSeeds seeds(seed);
-  PreparedRun prepared = prepare_run(s, seed, use);
+  PreparedRun prepared = prepare_run(s, seed, use, hooks);
   const Topology& topo = prepared.topology;
   const BuiltPolicy& built = prepared.policy;
   RunRecord rec;
   rec.scenario = s.to_json();
   rec.scenario["seed"] = seed;
+  if (hooks.policy) rec.scenario["algorithm"] = hooks.policy->name();
   rec.seed = seed;
   rec.topology = {{"spec", topo.spec},
                   {"kind", topo.spec.substr(0, topo.spec.find(':'))},
@@ -126,7 +134,9 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
     // The engine's synchronous steps are the rounds program with exact views, taken directly
     // (tests/test_agent_layer.cpp checks they give the same loads).
     const EdgeColoring coloring = coloring_for(built, topo);
-    rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, sync_options(s, seeds.engine));
+    SyncOptions options = sync_options(s, seeds.engine);
+    options.record_final_load |= hooks.final_load;
+    rec.result = run_sync(topo, *built.policy, &coloring, prepared.mode, prepared.initial, prepared.platform, options);
     return rec;
   }
   // A node program on a program engine: the registry's factory builds it.
@@ -156,6 +166,7 @@ RunRecord run_scenario(const Scenario& s, std::uint64_t seed, const MemoryUse& u
   r.coloring = &coloring;
   if (churn) r.churn = &*churn;
   r.stop_when_balanced = !program.application && !prepared.trace;  // an application runs to its end
+  r.record_final_load |= hooks.final_load;
   if (prepared.trace) {
     r.trace = prepared.trace.get();
     r.trace_step_tag = AsyncBalancer::balance_timer;

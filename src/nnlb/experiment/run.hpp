@@ -41,10 +41,21 @@ struct MemoryUse {
   unsigned side_by_side = 1;
 };
 
+// What a caller of run_scenario may give beyond the keys (the Python module).
+struct RunHooks {
+  // Runs instead of the policy `algorithm` names (which stays at its default, as does every
+  // policy key); the record names the algorithm policy->name().
+  std::shared_ptr<const Policy> policy;
+  // Keeps every node's final load in RunResult::final_load, as output.final_load does, without
+  // adding it to the record.
+  bool final_load = false;
+};
+
 // Builds the topology, initial load, policy and platform of `scenario` for `seed`; errors name
 // the scenario's source and key. Before building anything, the memory the run needs is estimated
-// from the keys and refused, with the estimate, when over the limit (util/memory.hpp).
-PreparedRun prepare_run(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {});
+// from the keys and refused, with the estimate, when over the limit (util/memory.hpp:
+// MemoryEstimateError).
+PreparedRun prepare_run(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {}, const RunHooks& hooks = {});
 
 // stop.time as the engine reads it: simulated seconds, or wall-clock seconds on mpi (600 by default).
 double time_limit(const Scenario& scenario);
@@ -61,7 +72,7 @@ struct RunRecord {
 };
 
 // Throws InputError for bad keys or combinations.
-RunRecord run_scenario(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {});
+RunRecord run_scenario(const Scenario& scenario, std::uint64_t seed, const MemoryUse& use = {}, const RunHooks& hooks = {});
 
 // The run description of `program` on a program engine, from the scenario's keys (stop rules,
 // recording, the engine's own keys); callers set what their program decides (the balance stop,

@@ -410,6 +410,18 @@ std::optional<double> Scenario::optional_number(const std::string& key) const {
   return v.is_null() ? std::nullopt : std::optional<double>(v.get<double>());
 }
 
+void set_given(Scenario& scenario, const std::string& assignment) {
+  const std::string key = assignment.substr(0, assignment.find('='));
+  scenario.set_from_text(assignment, "--set " + key);
+  const std::string value = scenario.text(key);
+  const std::string& name = canonical_key(key);
+  const bool path_key = name == "platform.file" || name == "load.trace";
+  const std::string prefix = path_key ? "" : "file:";
+  if (value.empty() || !value.starts_with(prefix)) return;
+  const std::filesystem::path path = value.substr(prefix.size());
+  if (path.is_relative()) scenario.set(key, prefix + std::filesystem::absolute(path).string(), "--set " + key);
+}
+
 json Scenario::to_json() const {
   json out = json::object();
   for (const auto& [k, v] : values_) out[k] = v;

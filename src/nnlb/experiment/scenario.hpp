@@ -65,6 +65,12 @@ class Scenario {
   std::string source_ = "--set";
 };
 
+// "KEY=VALUE" given by a caller (--set, a keyword of the Python module), as set_from_text does
+// with the source "--set KEY"; one rule for paths: a relative path in platform.file, load.trace or
+// a file: value is taken from the current folder (where the caller stands), not from beside a
+// scenario file.
+void set_given(Scenario& scenario, const std::string& assignment);
+
 // TOML text -> flat JSON object of dotted keys (tables flattened); throws InputError on syntax errors.
 nlohmann::json flatten_toml(const std::string& text, const std::string& source);
 

@@ -12,9 +12,11 @@
 
 #include <fmt/format.h>
 
+#include "nnlb/engine/core/interrupt.hpp"
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/fork_gate.hpp"
+#include "nnlb/util/memory.hpp"
 #include "nnlb/util/parallel.hpp"
 #include "nnlb/version.hpp"
 
@@ -104,7 +106,9 @@ void for_each_job(std::size_t count, int threads, const std::function<void(std::
   std::condition_variable all_started, all_done;
   std::size_t started = 0, done = 0;
   const std::size_t workers = std::min<std::size_t>(worker_count(threads), count);
+  const std::atomic<bool>* interrupt = interrupt_flag();  // the caller's, for every worker
   auto work = [&] {
+    const InterruptScope scope(interrupt);
     const fork_gate::Share share;
     set_thread_count(1);  // parallelism is across runs; each run is single-threaded
     for (std::size_t t = next++; t < count; t = next++) {
@@ -156,7 +160,9 @@ void check_points(const std::vector<Scenario>& scenarios, const std::vector<Poin
       prepare_run(scenarios[p], seed, use);
     } catch (const InputError& e) {
       if (points[p].empty()) throw;
-      throw InputError(e.source(), e.key(), std::string(e.what()) + " (sweep point " + point_text(points[p]) + ")");
+      const std::string text = std::string(e.what()) + " (sweep point " + point_text(points[p]) + ")";
+      if (dynamic_cast<const MemoryEstimateError*>(&e)) throw MemoryEstimateError(e.source(), e.key(), text);
+      throw InputError(e.source(), e.key(), text);
     }
   });
 }

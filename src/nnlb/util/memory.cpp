@@ -112,7 +112,7 @@ void check_memory(const MemoryEstimate& estimate, const std::string& source, uns
     if (one <= limit.bytes) advice = "use --threads " + std::to_string(static_cast<unsigned>(limit.bytes / one));
   }
   text += ", more than the " + memory_text(limit.bytes) + " allowed (" + limit.origin + "); " + advice;
-  throw InputError(source, largest->key, text);
+  throw MemoryEstimateError(source, largest->key, text);
 }
 
 }  // namespace nnlb

@@ -7,7 +7,16 @@
 #include <string_view>
 #include <vector>
 
+#include "nnlb/util/error.hpp"
+
 namespace nnlb {
+
+// A run refused by its memory estimate: an input error (one line, exit 2), of a kind of its own
+// so that a caller can tell it from a bad key (the Python module raises MemoryError for it).
+class MemoryEstimateError : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 std::uint64_t physical_memory_bytes();
 
@@ -41,7 +50,7 @@ struct MemoryEstimate {
   double total() const;
 };
 
-// Throws InputError naming `source` and the key of the largest part when `copies` times the
+// Throws MemoryEstimateError naming `source` and the key of the largest part when `copies` times the
 // estimate exceeds the limit: "needs about 41 GiB (graph 40 GiB, engine 1 GiB), more than ...".
 // `copies` > 1 for runs done side by side (a sweep's threads).
 void check_memory(const MemoryEstimate& estimate, const std::string& source, unsigned copies = 1);

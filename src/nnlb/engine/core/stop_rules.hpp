@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "nnlb/engine/core/interrupt.hpp"
 #include "nnlb/engine/core/stop_reason.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 
@@ -38,8 +39,10 @@ struct RunMoment {
 };
 
 // The one stop rule. Reasons that need statistics hold only at a sample; the order settles
-// moments where several hold (a target reached before a limit).
+// moments where several hold (a target reached before a limit). A run its caller interrupts
+// ends here by throwing Interrupted (interrupt.hpp).
 [[gnu::always_inline]] inline std::optional<StopReason> decide(const StopRules& r, const RunMoment& m) {
+  poll_interrupt();
   const LoadStats* st = m.sample;
   if (m.diverged) return StopReason::diverged;
   if (st && r.imbalance && st->imbalance <= *r.imbalance) return StopReason::imbalance;
