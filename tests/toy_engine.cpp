@@ -127,7 +127,7 @@ class ToyRun {
 };
 
 // The one registration.
-const bool registered = [] {
+const bool toy_engine_registered = [] {
   register_engine({.name = "toy",
                    .summary = "tests only: messages take their link's latency, in the order sent",
                    .time = TimeModel::simulated_seconds,

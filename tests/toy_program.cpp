@@ -38,7 +38,7 @@ class OneStepProgram final : public Program {
   std::unique_ptr<Agent> make_agent(NodeId) const override { return std::make_unique<OneStep>(); }
 };
 
-const bool registered = [] {
+const bool toy_program_registered = [] {
   register_program({.name = "toy-one-step",
                     .summary = "tests only: one diffusion step on the initial loads, then the end",
                     .label = "one diffusion step",
