@@ -113,6 +113,28 @@ TEST(Cli, TableMovedColumnCoversTheRowsItSkipsAndTheHeaderNamesTheProgram) {
   fs::remove(out);
 }
 
+// A replay's sweep table gives the steps to balance of the recorded run and of each replay (the
+// 5 / 9 / 9 of docs/mpi.md), not the null steps_to_balance of a timed run.
+TEST(Cli, ReplaySweepTableGivesTheStepsToBalance) {
+  const fs::path store = fs::temp_directory_path() / ("nnlb-cli-replay-" + std::to_string(::getpid()) + ".jsonl");
+  fs::remove(store);
+  const auto o = nnlb("sweep " + std::string(NNLB_SOURCE_DIR) + "/scenarios/examples/replay-stencil.toml -q --out-dir " + fs::temp_directory_path().string() + " --store " + store.string());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("trace_balanced_step replay_balanced_step"), std::string::npos) << o.out;
+  std::istringstream lines(o.out);
+  std::map<std::string, std::pair<double, double>> steps;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream cells(line);
+    std::string point;
+    double runs = 0, balanced = 0, trace = 0, replay = 0;
+    if (cells >> point >> runs >> balanced >> trace >> replay) steps[point] = {trace, replay};
+  }
+  EXPECT_EQ(steps["algorithm=best-effort"], std::make_pair(5.0, 5.0));
+  EXPECT_EQ(steps["algorithm=fos"], std::make_pair(5.0, 9.0));
+  fs::remove(store);
+  fs::remove(fs::temp_directory_path() / "replay-stencil-steps-to-balance.png");
+}
+
 struct BadCase {
   std::string args;
   std::string expect;  // must appear in the one error line

@@ -43,7 +43,8 @@ std::string point_text(const nlohmann::json& point) {
   return s.empty() ? "(base)" : s;
 }
 
-// One line per point: the mean of the main summary fields over its repeats.
+// One line per point: the mean of the main summary fields over its repeats. A replay's time to
+// balance is the step at which the recorded run and the replay reached the band (load.trace).
 void print_points(const std::vector<nlohmann::json>& records) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<nlohmann::json>> by_point;
@@ -54,15 +55,21 @@ void print_points(const std::vector<nlohmann::json>& records) {
     by_point[p].push_back(r);
     width = std::max(width, p.size());
   }
-  fmt::print("{:<{}} {:>5} {:>9} {:>16} {:>14} {:>14}\n", "point", width, "runs", "balanced", "steps_to_balance", "final_imbalance",
-             "load_moved");
+  const bool replay = !records.empty() && records.front()["summary"].contains("replay_balanced_step");
+  const std::vector<const char*> fields = replay ? std::vector<const char*>{"trace_balanced_step", "replay_balanced_step", "final_imbalance", "load_moved"}
+                                                 : std::vector<const char*>{"steps_to_balance", "final_imbalance", "load_moved"};
+  fmt::print("{:<{}} {:>5} {:>9}", "point", width, "runs", "balanced");
+  for (const char* f : fields) fmt::print(" {:>{}}", f, std::max<std::size_t>(14, std::string_view(f).size()));
+  fmt::print("\n");
   for (const auto& p : order) {
-    const auto agg = aggregate_summaries(by_point[p]);
+    const auto agg = aggregate_fields(by_point[p], fields);
     std::size_t balanced = 0;
     for (const auto& r : by_point[p]) balanced += r["summary"]["balanced"].get<bool>();
-    auto mean = [&](const char* f) { return agg[f].is_null() ? std::string("-") : fmt::format("{:.6g}", agg[f]["mean"].get<double>()); };
-    fmt::print("{:<{}} {:>5} {:>9} {:>16} {:>14} {:>14}\n", p, width, by_point[p].size(), balanced, mean("steps_to_balance"),
-               mean("final_imbalance"), mean("load_moved"));
+    fmt::print("{:<{}} {:>5} {:>9}", p, width, by_point[p].size(), balanced);
+    for (const char* f : fields)
+      fmt::print(" {:>{}}", agg[f].is_null() ? std::string("-") : fmt::format("{:.6g}", agg[f]["mean"].get<double>()),
+                 std::max<std::size_t>(14, std::string_view(f).size()));
+    fmt::print("\n");
   }
 }
 
