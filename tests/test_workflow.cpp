@@ -11,6 +11,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "support.hpp"
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/experiment/store.hpp"
 #include "nnlb/experiment/study.hpp"
@@ -359,6 +360,20 @@ TEST(Plot, EveryChartKindWritesImageDataAndScript) {
   PlotSpec wrong = plots[4];
   wrong.labels = {"one"};
   EXPECT_THROW(check_plot(wrong, "test", "plot.overlay"), InputError);
+  fs::remove_all(dir);
+}
+
+// "{runs}" in a title says how many runs each point drew on: here 2 and 1.
+TEST(Plot, TitleStatesTheRunsEachPointDrewOn) {
+  const fs::path dir = fresh_dir("runs-title");
+  const std::vector<json> records = {{{"summary", {{"t", 2.0}}}, {"scenario", {{"name", "a"}}}, {"point", {{"name", "a"}}}},
+                                     {{"summary", {{"t", 3.0}}}, {"scenario", {{"name", "b"}}}, {"point", {{"name", "b"}}}},
+                                     {{"summary", {{"t", 4.0}}}, {"scenario", {{"name", "a"}}}, {"point", {{"name", "a"}}}}};
+  const PlotSpec p{.kind = "bars", .x = "scenario.name", .y = {"summary.t"}, .file = "r", .title = "min-max over {runs} runs"};
+  write_plots({p}, records, dir.string(), "test");
+  EXPECT_NE(test::slurp((dir / "r.gp").string()).find("min-max over 1-2 runs"), std::string::npos);
+  write_plots({p}, {records[0], records[2]}, dir.string(), "test");
+  EXPECT_NE(test::slurp((dir / "r.gp").string()).find("min-max over 2 runs"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -485,6 +485,19 @@ struct MadePlot {
   json table;
 };
 
+// A title's "{runs}" becomes the runs each point of the chart drew on ("2", or "2-3" where points
+// differ), so that a --quick chart says what it shows.
+std::string with_runs(std::string title, const std::vector<json>& records) {
+  const std::size_t at = title.find("{runs}");
+  if (at == std::string::npos) return title;
+  std::map<std::string, std::size_t> per_point;
+  for (const auto& r : records) ++per_point[r.value("point", json::object()).dump()];
+  std::size_t lo = std::numeric_limits<std::size_t>::max(), hi = 0;
+  for (const auto& [point, n] : per_point) lo = std::min(lo, n), hi = std::max(hi, n);
+  const std::string runs = per_point.empty() ? "0" : lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
+  return title.replace(at, 6, runs);
+}
+
 // The chart, CSV and table of one plot; refuses a plot with nothing to draw.
 MadePlot make_plot(const PlotSpec& ps, const std::vector<json>& all_records, const std::string& default_title) {
   std::vector<json> records;
@@ -492,7 +505,7 @@ MadePlot make_plot(const PlotSpec& ps, const std::vector<json>& all_records, con
     if (matches(r, ps.where)) records.push_back(r);
   MadePlot made;
   Chart& chart = made.chart;
-  chart.title = ps.title.empty() ? default_title : ps.title;
+  chart.title = with_runs(ps.title.empty() ? default_title : ps.title, records);
   chart.xlabel = ps.xlabel.empty() ? (ps.kind == "heatmap" ? "node" : ps.x) : ps.xlabel;
   chart.ylabel = ps.ylabel.empty() ? (ps.kind == "heatmap" ? "step" : ps.y.front()) : ps.ylabel;
   chart.logx = ps.logx || ps.kind == "fit";
