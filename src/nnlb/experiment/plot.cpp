@@ -1,6 +1,7 @@
 #include "nnlb/experiment/plot.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -27,12 +28,20 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
+// A category that is a number, as a short tick label ("100000000.0" -> "1e+08").
+std::string tick_label(const std::string& category) {
+  double v = 0;
+  const char* end = category.data() + category.size();
+  const auto [at, error] = std::from_chars(category.data(), end, v);
+  return error == std::errc() && at == end ? fmt::format("{:g}", v) : category;
+}
+
 // Category labels as an explicit tic list: the data block holds only numbers.
 std::string category_tics(const Chart& chart) {
   std::string tics;
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
     const double x = chart.overlay && c < chart.positions.size() ? chart.positions[c] : static_cast<double>(c);
-    tics += fmt::format("{}{} {:.17g}", c ? ", " : "", quoted(chart.categories[c]), x);
+    tics += fmt::format("{}{} {:.17g}", c ? ", " : "", quoted(tick_label(chart.categories[c])), x);
   }
   return "set xtics rotate by -60 noenhanced (" + tics + ")\n";
 }
@@ -117,7 +126,9 @@ std::string gnuplot_script(const Chart& chart, const std::string& image) {
   gp += "set output " + quoted(image) + "\n";
   gp += "set title " + quoted(chart.title) + " noenhanced\n";
   gp += "set xlabel " + quoted(chart.xlabel) + " noenhanced\nset ylabel " + quoted(chart.ylabel) + " noenhanced\n";
-  gp += "set key outside right top noenhanced\nset grid\n";
+  // Long legend entries go under the chart, where they do not narrow it.
+  const bool long_labels = std::any_of(chart.series.begin(), chart.series.end(), [](const ChartSeries& c) { return c.label.size() > 24; });
+  gp += long_labels ? "set key below noenhanced\nset grid\n" : "set key outside right top noenhanced\nset grid\n";
   if (chart.logx) gp += "set logscale x\n";
   if (chart.logy) gp += "set logscale y\n";
   if (chart.kind == Chart::Kind::heatmap) return gp + heatmap_body(chart);
