@@ -148,6 +148,10 @@ TEST_F(Report, PagesNameClaimsAndCommandsAndTheirChartsExist) {
   EXPECT_EQ(fig2.find("nu <= 1"), std::string::npos);
   // Measurements: a mean per algorithm for fig2, the fitted exponents for table1.
   EXPECT_NE(fig2.find("<th>mesh side k</th><th>adf</th><th>odf</th><th>ade</th><th>ode</th>"), std::string::npos);
+  // The verdicts of docs/reproductions/xu1995.md whose run is this study, and only those.
+  EXPECT_NE(fig2.find("<h2>Verdicts</h2>"), std::string::npos);
+  EXPECT_NE(fig2.find("DE outperforms DF even all-port"), std::string::npos);
+  EXPECT_EQ(fig2.find("depends only on the larger side"), std::string::npos) << "a row of xu1995/fig2-nonsquare";
   const std::string table1 = nnlb::test::slurp(report() / "xu1995/table1.html");
   EXPECT_NE(table1.find("<th>exponent</th>"), std::string::npos);
   EXPECT_NE(table1.find("<td>torus ode</td>"), std::string::npos);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "nnlb/experiment/verdicts.hpp"
 #include "support.hpp"
 
 namespace {
@@ -23,31 +24,7 @@ using nnlb::test::shell;
 const fs::path source{NNLB_SOURCE_DIR};
 
 const std::set<std::string> verdicts{"reproduced", "partly", "not reproduced", "not distinguishable"};
-const std::vector<std::string> header{"claim (paper)", "paper", "ours", "verdict", "conditions", "run"};
-
-std::string trim(std::string s) {
-  const auto b = s.find_first_not_of(" \t");
-  const auto e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-// The cells of a Markdown table row; "\|" is a pipe inside a cell.
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (std::size_t i = 1; i < line.size(); ++i) {
-    if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
-      cur += '|';
-      ++i;
-    } else if (line[i] == '|') {
-      out.push_back(trim(cur));
-      cur.clear();
-    } else {
-      cur += line[i];
-    }
-  }
-  return out;
-}
+const std::vector<std::string>& header = nnlb::verdict_header;
 
 struct Row {
   std::string page;
@@ -59,29 +36,13 @@ std::vector<Row> verdict_rows(std::vector<std::string>* pages_without = nullptr)
   std::vector<Row> rows;
   for (const auto& e : fs::directory_iterator(source / "docs/reproductions")) {
     if (e.path().extension() != ".md") continue;
-    std::istringstream in(nnlb::test::slurp(e.path()));
-    std::string line;
-    bool section = false, table = false, found = false;
-    while (std::getline(in, line)) {
-      if (line.rfind("## ", 0) == 0) {
-        if (section && table) break;
-        section = line == "## Verdicts";
-        continue;
-      }
-      if (!section) continue;
-      if (line.rfind("|", 0) != 0) {
-        if (table) break;
-        continue;
-      }
-      if (!table) {
-        table = found = true;
-        EXPECT_EQ(cells(line), header) << e.path().filename();
-        continue;
-      }
-      if (line.rfind("|---", 0) == 0) continue;
-      rows.push_back({e.path().filename().string(), cells(line)});
+    const nnlb::VerdictTable t = nnlb::read_verdicts(nnlb::test::slurp(e.path()));
+    if (!t.found) {
+      if (pages_without) pages_without->push_back(e.path().filename().string());
+      continue;
     }
-    if (!found && pages_without) pages_without->push_back(e.path().filename().string());
+    EXPECT_EQ(t.header, header) << e.path().filename();
+    for (const auto& cells : t.rows) rows.push_back({e.path().filename().string(), cells});
   }
   return rows;
 }

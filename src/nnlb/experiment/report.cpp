@@ -1,6 +1,7 @@
 #include "nnlb/experiment/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "nnlb/experiment/study.hpp"
+#include "nnlb/experiment/verdicts.hpp"
 #include "nnlb/util/atomic_file.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -296,6 +298,7 @@ struct StudyPage {
   fs::path results;                           // RESULTS/NAME
   std::size_t runs = 0;                       // records in the results store
   std::size_t full_runs = 0, quick_runs = 0;  // runs of the whole study and of its --quick version
+  std::uint64_t repeat = 1, quick_repeat = 1;   // runs per point, whole and --quick
 
   bool quick() const { return runs == quick_runs && runs != full_runs; }
   std::string paper() const { return study.name.substr(0, study.name.find('/')); }
@@ -338,7 +341,9 @@ std::vector<StudyPage> find_studies(const fs::path& results, const fs::path& sce
     p.study = load_study(file.string(), name.generic_string(), false);
     p.results = entry.path();
     p.full_runs = run_count(p.study);
-    p.quick_runs = run_count(load_study(file.string(), p.study.name, true));
+    const Study quick = load_study(file.string(), p.study.name, true);
+    p.quick_runs = run_count(quick);
+    p.repeat = p.study.sweep.repeat, p.quick_repeat = quick.sweep.repeat;
     p.runs = line_count(p.results / (p.stem() + ".jsonl"));
     found.push_back(std::move(p));
   }
@@ -357,6 +362,37 @@ std::string document(const std::string& title, const std::string& body) {
 std::string docs_note(const std::string& paper, const Context& ctx) {
   if (!fs::is_regular_file(ctx.docs_dir / (paper + ".md"))) return "";
   return "<p class=\"note\">Discussion: <code>docs/reproductions/" + html(paper) + ".md</code> in the nnlb sources (installed: <code>share/nnlb/docs/reproductions/</code>).</p>\n";
+}
+
+// A plot's title, its "{runs}" the runs per point of the kind of run in the store.
+std::string plot_title(const StudyPage& p, const PlotSpec& ps) {
+  std::string title = ps.title.empty() ? p.study.title : ps.title;
+  if (const auto at = title.find("{runs}"); at != std::string::npos) title.replace(at, 6, std::to_string(p.quick() ? p.quick_repeat : p.repeat));
+  return title;
+}
+
+// Whether `cell` names study `name` as a whole ("xu1995/fig2", not "xu1995/fig2-nonsquare").
+bool names_study(const std::string& cell, const std::string& name) {
+  const auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '/'; };
+  for (auto at = cell.find(name); at != std::string::npos; at = cell.find(name, at + 1))
+    if ((at == 0 || !part(cell[at - 1])) && (at + name.size() == cell.size() || !part(cell[at + name.size()]))) return true;
+  return false;
+}
+
+// The rows of the paper's verdict table (docs/reproductions/PAPER.md) whose "run" names this study.
+std::string verdicts_of(const StudyPage& p, const Context& ctx) {
+  const fs::path page = ctx.docs_dir / (p.paper() + ".md");
+  if (!fs::is_regular_file(page)) return "";
+  const VerdictTable t = read_verdicts(read_bytes(page));
+  if (t.header != verdict_header) return "";
+  Table mine{{"claim (paper)", "paper", "ours", "verdict", "conditions"}, {}};
+  for (const auto& row : t.rows) {
+    if (row.size() != verdict_header.size() || !names_study(row[5], p.study.name)) continue;
+    mine.rows.push_back({row.begin(), row.begin() + 5});
+  }
+  if (mine.rows.empty()) return "";
+  return "<h2>Verdicts</h2>\n" + html_table(mine, "From the verdict table of <code>docs/reproductions/" + html(p.paper()) + ".md</code>") +
+         (p.quick() ? "<p class=\"note\">The verdicts rest on the whole study; this page shows a <code>--quick</code> run.</p>\n" : "");
 }
 
 std::string runs_text(std::size_t n) { return fmt::format("{} run{}", n, n == 1 ? "" : "s"); }
@@ -416,7 +452,7 @@ std::string figure(const StudyPage& p, const PlotSpec& ps, const fs::path& asset
   copy_asset(p.results / (ps.file + ".csv"), asset_dir / (ps.file + ".csv"));
   const auto size = png ? png_size(*png) : std::nullopt;
   const std::string src = p.stem() + "/" + ps.file + ".png";
-  const std::string title = ps.title.empty() ? p.study.title : ps.title;
+  const std::string title = plot_title(p, ps);
   const std::string dims = size ? fmt::format("width=\"{}\" height=\"{}\"", size->first, size->second) : "width=\"900\"";
   return "<figure>\n<img src=\"" + html(url(src)) + "\" alt=\"" + html("Chart: " + title) + "\" " + dims + " data-file=\"" + html(src) +
          "\" onerror=\"" + html(on_image_error) + "\">\n<figcaption>Data: <a href=\"" + html(url(p.stem() + "/" + ps.file + ".csv")) +
@@ -428,7 +464,7 @@ std::string study_page(const StudyPage& p, const Context& ctx, const fs::path& a
   for (char c : p.study.name) up += c == '/' ? "../" : "";
   std::string ours, charts;
   for (const auto& ps : p.study.plots) {
-    ours += "<h3>" + html(ps.title.empty() ? ps.file : ps.title) + "</h3>\n" + measurement(ps, read_csv(p.results / (ps.file + ".csv")));
+    ours += "<h3>" + html(ps.title.empty() ? ps.file : plot_title(p, ps)) + "</h3>\n" + measurement(ps, read_csv(p.results / (ps.file + ".csv")));
     charts += figure(p, ps, asset_dir);
   }
   const std::string claim = p.study.claim.empty() ? "<p class=\"note\">The study file states no claim.</p>\n"
@@ -437,7 +473,7 @@ std::string study_page(const StudyPage& p, const Context& ctx, const fs::path& a
                            "</h1>\n<p class=\"meta\">Study <code>" + html(p.study.name) + "</code> \u00b7 " + runs_note(p) +
                            "</p>\n<div class=\"compare\">\n<section class=\"claim\">\n<h2>Paper's claim</h2>\n" + claim +
                            docs_note(p.paper(), ctx) + "</section>\n<section class=\"ours\">\n<h2>Our measurement</h2>\n" + ours +
-                           "</section>\n</div>\n<h2>Charts</h2>\n" + charts + "<h2>Regenerate</h2>\n" + commands(p, ctx);
+                           "</section>\n</div>\n" + verdicts_of(p, ctx) + "<h2>Charts</h2>\n" + charts + "<h2>Regenerate</h2>\n" + commands(p, ctx);
   return document(p.study.title, body);
 }
 
