@@ -126,6 +126,10 @@ struct EngineEntry {
     // over every pair of hosts (SimGrid's zones are quadratic in their hosts).
     double per_pair = 0;
   } memory;
+  // The most messages one node may keep on their way (0: any), for engines whose cost per message
+  // grows with them: refused before the run from the programs' balancing period and the links'
+  // latency (experiment/run_memory.cpp, check_in_flight).
+  double in_flight_limit = 0;
   std::string platform_format;  // the extension of the platform files it reads itself ("xml"), or none
   // Engine-specific scenario keys it honours: a key name, or a family ending in '.' ("des.").
   std::vector<std::string> honours;

@@ -1,7 +1,10 @@
 #include "nnlb/experiment/run_memory.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/experiment/key_checks.hpp"
@@ -71,6 +74,26 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
     m.add("load history", "output.load_history", "record every node's load less often (output.load_history) or not at all",
           (des ? samples : samples / static_cast<double>(every)) * size.nodes * sizeof(double));
   return m;
+}
+
+void check_in_flight(const Scenario& s, const PreparedRun& p) {
+  const double limit = running_engine(s).in_flight_limit;
+  const double period = s.number("async.lb_period");
+  if (!(limit > 0) || !running_program(s).uses_key("async.lb_period") || !(period > 0)) return;  // a period <= 0 is refused later
+  const Graph& g = p.topology.graph;
+  double latency = 0;
+  for (Slot k = 0; k < g.num_slots(); ++k) latency = std::max(latency, p.platform.link_latency(k));
+  // A report to every neighbour each period, on its way for the link's latency (as printed: a
+  // latency of 1e308 s is not infinitely many periods).
+  const double periods = std::min(latency / period, std::numeric_limits<double>::max());
+  const double held = std::min(g.max_degree() * (periods + 1), std::numeric_limits<double>::max());
+  const bool file = s.is_set("platform.file");
+  const std::string latency_is = file ? fmt::format("the longest route's latency, {:g} s,", latency) : fmt::format("{:g} s", latency);
+  require(held <= limit, s, file ? "platform.file" : "platform.latency",
+          fmt::format("{} is {:.4g} periods of async.lb_period ({:g} s): a node of degree {} keeps about {:.4g} messages on their way, "
+                      "and engine {} takes at most {:g} (it spends time on each message in proportion to those its sender and "
+                      "receiver keep); use a shorter latency, a longer async.lb_period or engine = \"des\"",
+                      latency_is, periods, period, g.max_degree(), held, s.text("engine"), limit));
 }
 
 }  // namespace nnlb
