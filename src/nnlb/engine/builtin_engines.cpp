@@ -21,6 +21,7 @@ RunResult run_des_engine(const EngineRun& r) {
   o.stop_on_detection = r.stop_on_detection;
   o.record_series = r.series_every > 0;
   o.record_load_history = r.record_load_history;
+  o.series_max_rows = r.series_max_rows;
   o.record_final_load = r.record_final_load;
   o.seed = r.seed;
   o.separate_control = r.separate_control;
@@ -39,6 +40,7 @@ RunResult run_rounds_engine(const EngineRun& r) {
   o.stop_on_detection = r.stop_on_detection;
   o.seed = r.seed;
   o.series_every = r.series_every;
+  o.series_max_rows = r.series_max_rows;
   o.record_final_load = r.record_final_load;
   o.faults = r.faults;
   return run_rounds(r.topology, r.program, r.mode, r.initial, r.platform, o, r.coloring);

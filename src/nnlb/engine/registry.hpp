@@ -53,6 +53,7 @@ struct EngineRun {
   double sample_period = 0;         // the series every this many seconds; 0: the engine's default
   std::uint64_t series_every = 1;   // a row every k rounds (rounds); any k > 0 keeps every sample (timed engines); 0: first and last only
   bool record_load_history = false;
+  std::uint64_t series_max_rows = default_series_max_rows;  // rows of the series and load history (core/recorder.hpp; 0: no bound)
   bool record_final_load = false;
   bool separate_control = false;    // control messages on a lane of their own (des)
   double work_scale = 1;            // real seconds per second of an item's work (Context::execute, real ranks)
@@ -83,6 +84,7 @@ inline RunRules run_rules(const EngineRun& r, double default_period) {
   o.sample_period = r.sample_period > 0 ? r.sample_period : default_period;
   o.series_every = r.series_every;
   o.load_history = r.record_load_history;
+  o.series_max_rows = r.series_max_rows;
   o.final_load = r.record_final_load;
   o.faults = r.faults;
   return o;

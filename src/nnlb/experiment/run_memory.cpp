@@ -9,6 +9,7 @@
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/experiment/key_checks.hpp"
 #include "nnlb/experiment/p2p_run.hpp"
+#include "nnlb/experiment/run_options.hpp"
 #include "nnlb/experiment/scenario_checks.hpp"
 #include "nnlb/experiment/task_run.hpp"
 #include "nnlb/spectral/spectrum.hpp"
@@ -62,17 +63,18 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
     samples = static_cast<double>(s.integer("stop.steps")) + 2;
   }
   const auto series_every = s.integer("output.series_every");
+  const std::string fewer = " or lower output.series_max_rows";
   if (!des && series_every > 0)
-    m.add("series", "output.series_every", "record the series less often (output.series_every) or lower stop.steps",
-          samples / static_cast<double>(series_every) * sizeof(StepRecord));
+    m.add("series", "output.series_every", "record the series less often (output.series_every)" + fewer,
+          series_rows(samples / static_cast<double>(series_every), s) * sizeof(StepRecord));
   // A timed engine keeps every sample: a row, and its JSON text and tree in the record (about
   // 512 bytes in all, measured on des records).
   if (des && series_every > 0)
-    m.add("series", "output.sample_period", "sample less often (output.sample_period), lower stop.time, or set output.series_every = 0",
-          samples * 512);
+    m.add("series", "output.sample_period", "sample less often (output.sample_period), set output.series_every = 0" + fewer,
+          series_rows(samples, s) * 512);
   if (const auto every = s.integer("output.load_history"); every > 0)
-    m.add("load history", "output.load_history", "record every node's load less often (output.load_history) or not at all",
-          (des ? samples : samples / static_cast<double>(every)) * size.nodes * sizeof(double));
+    m.add("load history", "output.load_history", "record every node's load less often (output.load_history), not at all" + fewer,
+          series_rows(des ? samples : samples / static_cast<double>(every), s) * size.nodes * sizeof(double));
   return m;
 }
 
