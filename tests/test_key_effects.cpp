@@ -41,6 +41,7 @@ std::string changed(const KeyInfo& k) {
       {"stop.steps", "2"},             {"stop.time", "0.002"},            {"stop.band", "0.4"},
       {"stop.imbalance", "1000"},      {"stop.spread", "300"},            {"stop.stall", "1e-4"},
       {"output.series_every", "0"},    {"output.load_history", "1"},      {"output.sample_period", "1e-4"},
+      {"output.series_max_rows", "2"},
       {"guest.graph", "ring:20"},      {"guest.mapping", "block"},        {"churn.events", "leave@2"},
       {"tasks.init", "cq:60"},         {"tasks.background", "random:0.5,1,10"}, {"tasks.cores", "5"},
       {"platform.speed", "uniform:1e8,1e9"}, {"seed", "7"},

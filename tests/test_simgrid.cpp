@@ -302,5 +302,56 @@ TEST(Simgrid, TheEstimateCountsTheLogicalPlatformsRoutingTable) {
   EXPECT_EQ(on_file.out.find("routing"), std::string::npos) << on_file.out;
 }
 
+// Issue 39, reproducer 5: a latency of 1 s against a 1 ms balancing period ran for minutes with no
+// output. The engine asked every put under way whether it was over at each wake of its node
+// (work in proportion to latency / period, at each of them); now only those past their route's
+// latency. A run at 1 s that keeps 102 messages a node on their way (a 20 ms period): the same
+// record as des, each put asked at most twice on average, a wake per handler or message.
+TEST(Simgrid, ALongLatencyCostsBoundedWorkPerMessage) {
+  REQUIRE_SIMGRID();
+  const std::vector<std::string> sets = {"topology=ring:6", "platform.latency=1", "async.lb_period=0.02", "algorithm=best-effort"};
+  auto with = [&](const char* engine) {
+    std::vector<std::string> all = sets;
+    all.emplace_back(engine);
+    return test::run_sets(all);
+  };
+  const RunRecord des = with("engine=des"), sg = with("engine=simgrid");
+  const TimeMetrics& d = *des.result.summary.timing;
+  const TimeMetrics& g = *sg.result.summary.timing;
+  EXPECT_EQ(sg.result.summary.stop_reason, StopReason::balanced);
+  EXPECT_EQ(g.time, d.time);
+  EXPECT_EQ(g.events, d.events);
+  EXPECT_EQ(g.control_messages + g.data_messages, d.control_messages + d.data_messages);
+  const auto info = [&](const char* key) { return std::stod(sg.result.engine_info.at(key)); };
+  const auto messages = static_cast<double>(g.control_messages + g.data_messages);
+  EXPECT_LE(info("comms"), messages);  // messages queued on a serial link at the stop were never put
+  EXPECT_LE(info("comm_checks"), 2 * messages);  // asking every put at every wake: about 100 times each
+  EXPECT_LE(info("wakes"), static_cast<double>(g.events) + messages);
+}
+
+// The rest of SimGrid 3.32's cost per message grows with the messages its sender and receiver
+// keep on their way (a list per actor): a run keeping more than 128 a node is refused before it
+// starts, naming the key or the platform file (the issue's 1 s latency: 4004 a node).
+TEST(Simgrid, MoreMessagesOnTheirWayThanSimGridTakesAreRefusedByName) {
+  REQUIRE_SIMGRID();
+  const test::Outcome key = test::shell(std::string(NNLB_BINARY) +
+                                        " run --set engine=simgrid --set platform.latency=1 --set algorithm=best-effort 2>&1 >/dev/null");
+  EXPECT_EQ(key.status, 2);
+  EXPECT_NE(key.out.find("key 'platform.latency': 1 s is 1000 periods of async.lb_period (0.001 s): a node of degree 4 keeps about 4004"),
+            std::string::npos)
+      << key.out;
+  EXPECT_EQ(std::count(key.out.begin(), key.out.end(), '\n'), 1) << key.out;
+  const std::string file = ::testing::TempDir() + "nnlb-cluster-1s.xml";
+  std::ofstream(file) << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n"
+                         "<cluster id=\"c\" prefix=\"h-\" radical=\"0-15\" suffix=\"\" speed=\"1Gf\" bw=\"125MBps\" lat=\"1s\"/>\n</platform>\n";
+  EXPECT_TRUE(test::refused({"engine=simgrid", "topology=ring:4", "stop.time=5", "platform.file=" + file},
+                            "key 'platform.file': the longest route's latency, 2 s,"));
+  // A longer period keeps fewer on their way: the same platform runs (to its stop.time).
+  EXPECT_EQ(test::run_sets({"engine=simgrid", "topology=ring:4", "stop.time=5", "platform.file=" + file, "async.lb_period=0.1"})
+                .result.summary.stop_reason,
+            StopReason::time);
+  std::filesystem::remove(file);
+}
+
 }  // namespace
 }  // namespace nnlb

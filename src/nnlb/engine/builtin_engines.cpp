@@ -21,6 +21,7 @@ RunResult run_des_engine(const EngineRun& r) {
   o.stop_on_detection = r.stop_on_detection;
   o.record_series = r.series_every > 0;
   o.record_load_history = r.record_load_history;
+  o.series_max_rows = r.series_max_rows;
   o.record_final_load = r.record_final_load;
   o.seed = r.seed;
   o.separate_control = r.separate_control;
@@ -39,6 +40,7 @@ RunResult run_rounds_engine(const EngineRun& r) {
   o.stop_on_detection = r.stop_on_detection;
   o.seed = r.seed;
   o.series_every = r.series_every;
+  o.series_max_rows = r.series_max_rows;
   o.record_final_load = r.record_final_load;
   o.faults = r.faults;
   return run_rounds(r.topology, r.program, r.mode, r.initial, r.platform, o, r.coloring);
@@ -125,6 +127,11 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       // The logical platform's zone routes every pair of hosts: 8 bytes a pair (ring:1000,
                       // 4000, 8000 peak at 38, 218, 676 MB; a Dijkstra zone with its cache is as large)
                       .memory = {16384, 4096, 8},
+                      // SimGrid 3.32 keeps an actor's comms in a std::list it walks at every comm's end: a
+                      // message costs time in proportion to those its sender and receiver keep on their way
+                      // (torus:8x8, best effort, 1 ms period; 44 / 124 / 204 / 244 a node: 1.4 / 4.3 / 28 /
+                      // 41 processor seconds; des 0.1 s). Issue 39, reproducer 5.
+                      .in_flight_limit = 128,
                       .platform_format = "xml",
                       .honours = {"simgrid.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency"},

@@ -53,6 +53,7 @@ struct EngineRun {
   double sample_period = 0;         // the series every this many seconds; 0: the engine's default
   std::uint64_t series_every = 1;   // a row every k rounds (rounds); any k > 0 keeps every sample (timed engines); 0: first and last only
   bool record_load_history = false;
+  std::uint64_t series_max_rows = default_series_max_rows;  // rows of the series and load history (core/recorder.hpp; 0: no bound)
   bool record_final_load = false;
   bool separate_control = false;    // control messages on a lane of their own (des)
   double work_scale = 1;            // real seconds per second of an item's work (Context::execute, real ranks)
@@ -83,6 +84,7 @@ inline RunRules run_rules(const EngineRun& r, double default_period) {
   o.sample_period = r.sample_period > 0 ? r.sample_period : default_period;
   o.series_every = r.series_every;
   o.load_history = r.record_load_history;
+  o.series_max_rows = r.series_max_rows;
   o.final_load = r.record_final_load;
   o.faults = r.faults;
   return o;
@@ -126,6 +128,10 @@ struct EngineEntry {
     // over every pair of hosts (SimGrid's zones are quadratic in their hosts).
     double per_pair = 0;
   } memory;
+  // The most messages one node may keep on their way (0: any), for engines whose cost per message
+  // grows with them: refused before the run from the programs' balancing period and the links'
+  // latency (experiment/run_memory.cpp, check_in_flight).
+  double in_flight_limit = 0;
   std::string platform_format;  // the extension of the platform files it reads itself ("xml"), or none
   // Engine-specific scenario keys it honours: a key name, or a family ending in '.' ("des.").
   std::vector<std::string> honours;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "nnlb/experiment/run_options.hpp"
 #include "nnlb/experiment/scenario_checks.hpp"
 #include "nnlb/programs/domain_balancer.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
@@ -99,8 +100,8 @@ void check_p2p_keys(const Scenario& s) {
 }
 
 double p2p_memory_bytes(const Scenario& s, double hosts) {
-  const double samples = s.number("stop.time") / static_cast<double>(s.integer("p2p.sample_every")) + 2;
-  return hosts * 64 + samples * (sizeof(StepRecord) + 4 * sizeof(double));
+  return hosts * 64 + series_rows(s.number("stop.time") / static_cast<double>(s.integer("p2p.sample_every")) + 2, s) *
+                          (sizeof(StepRecord) + 7 * sizeof(double));
 }
 
 namespace {
@@ -161,6 +162,7 @@ RunResult run_jobs(const Scenario& s, const PreparedRun& p, std::uint64_t seed) 
   o.time_limit = s.number("stop.time");
   o.iterations = static_cast<std::uint64_t>(s.integer("p2p.iterations"));
   o.sample_every = static_cast<std::uint32_t>(s.integer("p2p.sample_every"));
+  o.series_max_rows = series_max_rows(s);
   o.balance_every = static_cast<std::uint32_t>(s.integer("p2p.balance_every"));
   o.selection = job_selection(s.text("guest.selection"));
   o.seed = seeds.engine;

@@ -68,6 +68,7 @@ PreparedRun prepare_run(const Scenario& s, std::uint64_t seed, const MemoryUse& 
   if (!tasks && !jobs && !p.trace)
     p.initial = located(s, "load.init", [&] { return make_initial_load(s.text("load.init"), n, p.mode, seeds.load, s.base_dir()); });
   p.platform = make_platform(s, p.topology.graph, seeds.platform);
+  check_in_flight(s, p);
   if (tasks) prepare_tasks(s, p, seed);
   PolicySpec policy{s.text("algorithm"), {}, p.platform.speed};
   for (const PolicyKey& key : policy_catalog().keys())

@@ -1,11 +1,15 @@
 #include "nnlb/experiment/run_memory.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/experiment/key_checks.hpp"
 #include "nnlb/experiment/p2p_run.hpp"
+#include "nnlb/experiment/run_options.hpp"
 #include "nnlb/experiment/scenario_checks.hpp"
 #include "nnlb/experiment/task_run.hpp"
 #include "nnlb/spectral/spectrum.hpp"
@@ -59,18 +63,39 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
     samples = static_cast<double>(s.integer("stop.steps")) + 2;
   }
   const auto series_every = s.integer("output.series_every");
+  const std::string fewer = " or lower output.series_max_rows";
   if (!des && series_every > 0)
-    m.add("series", "output.series_every", "record the series less often (output.series_every) or lower stop.steps",
-          samples / static_cast<double>(series_every) * sizeof(StepRecord));
+    m.add("series", "output.series_every", "record the series less often (output.series_every)" + fewer,
+          series_rows(samples / static_cast<double>(series_every), s) * sizeof(StepRecord));
   // A timed engine keeps every sample: a row, and its JSON text and tree in the record (about
   // 512 bytes in all, measured on des records).
   if (des && series_every > 0)
-    m.add("series", "output.sample_period", "sample less often (output.sample_period), lower stop.time, or set output.series_every = 0",
-          samples * 512);
+    m.add("series", "output.sample_period", "sample less often (output.sample_period), set output.series_every = 0" + fewer,
+          series_rows(samples, s) * 512);
   if (const auto every = s.integer("output.load_history"); every > 0)
-    m.add("load history", "output.load_history", "record every node's load less often (output.load_history) or not at all",
-          (des ? samples : samples / static_cast<double>(every)) * size.nodes * sizeof(double));
+    m.add("load history", "output.load_history", "record every node's load less often (output.load_history), not at all" + fewer,
+          series_rows(des ? samples : samples / static_cast<double>(every), s) * size.nodes * sizeof(double));
   return m;
+}
+
+void check_in_flight(const Scenario& s, const PreparedRun& p) {
+  const double limit = running_engine(s).in_flight_limit;
+  const double period = s.number("async.lb_period");
+  if (!(limit > 0) || !running_program(s).uses_key("async.lb_period") || !(period > 0)) return;  // a period <= 0 is refused later
+  const Graph& g = p.topology.graph;
+  double latency = 0;
+  for (Slot k = 0; k < g.num_slots(); ++k) latency = std::max(latency, p.platform.link_latency(k));
+  // A report to every neighbour each period, on its way for the link's latency (as printed: a
+  // latency of 1e308 s is not infinitely many periods).
+  const double periods = std::min(latency / period, std::numeric_limits<double>::max());
+  const double held = std::min(g.max_degree() * (periods + 1), std::numeric_limits<double>::max());
+  const bool file = s.is_set("platform.file");
+  const std::string latency_is = file ? fmt::format("the longest route's latency, {:g} s,", latency) : fmt::format("{:g} s", latency);
+  require(held <= limit, s, file ? "platform.file" : "platform.latency",
+          fmt::format("{} is {:.4g} periods of async.lb_period ({:g} s): a node of degree {} keeps about {:.4g} messages on their way, "
+                      "and engine {} takes at most {:g} (it spends time on each message in proportion to those its sender and "
+                      "receiver keep); use a shorter latency, a longer async.lb_period or engine = \"des\"",
+                      latency_is, periods, period, g.max_degree(), held, s.text("engine"), limit));
 }
 
 }  // namespace nnlb

@@ -12,4 +12,9 @@ namespace nnlb {
 // solver's, and the recording, which grows with the run's length (series, load history).
 MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const MemoryUse& use);
 
+// Refuses, with the estimate, a run whose nodes would keep more messages on their way than its
+// engine takes (EngineEntry::in_flight_limit): a program that reports every async.lb_period over
+// links of the platform's latency.
+void check_in_flight(const Scenario& s, const PreparedRun& p);
+
 }  // namespace nnlb

@@ -10,6 +10,17 @@
 
 namespace nnlb {
 
+std::uint64_t series_max_rows(const Scenario& s) {
+  const std::int64_t rows = s.integer("output.series_max_rows");
+  require(rows == 0 || rows >= 2, s, "output.series_max_rows", "must be 0 (no bound) or >= 2 (the first and the last row)");
+  return static_cast<std::uint64_t>(rows);
+}
+
+double series_rows(double samples, const Scenario& s) {
+  const std::uint64_t most = series_max_rows(s);
+  return most > 0 ? std::min(samples, static_cast<double>(most)) : samples;
+}
+
 Workload workload(const Scenario& s) {
   Workload w;
   if (s.text("workload.kind") != "dynamic") return w;
@@ -52,6 +63,7 @@ SyncOptions sync_options(const Scenario& s, std::uint64_t engine_seed) {
   o.series_every = static_cast<std::uint64_t>(s.integer("output.series_every"));
   o.record_final_load = s.boolean("output.final_load");
   o.load_history_every = static_cast<std::uint64_t>(s.integer("output.load_history"));
+  o.series_max_rows = series_max_rows(s);
   return o;
 }
 
@@ -147,6 +159,7 @@ EngineRun engine_run(const Scenario& s, const PreparedRun& p, const Program& pro
   require(r.sample_period >= 0, s, "output.sample_period", "must be >= 0");
   r.series_every = static_cast<std::uint64_t>(std::max<std::int64_t>(0, s.integer("output.series_every")));
   r.record_load_history = s.integer("output.load_history") > 0;
+  r.series_max_rows = series_max_rows(s);
   r.record_final_load = s.boolean("output.final_load");
   r.separate_control = s.boolean("des.separate_control");
   r.work_scale = s.number("mpi.work_scale");

@@ -13,6 +13,10 @@
 
 namespace nnlb {
 
+// output.series_max_rows, checked: 0 (no bound) or room for the first and the last row.
+std::uint64_t series_max_rows(const Scenario& s);
+// The rows a series of `samples` samples keeps under that bound.
+double series_rows(double samples, const Scenario& s);
 // Xu et al.'s phi from the workload.* keys (Kind::fixed when static).
 Workload workload(const Scenario& s);
 // The synchronous engine's options (port, invocation, workload, stop rules, recording).

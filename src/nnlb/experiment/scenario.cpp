@@ -197,6 +197,10 @@ std::vector<KeyInfo> make_keys() {
       {"stop.quiescent", Type::boolean, false, "stop when a whole sweep moves no load", {}},
       {"seed", Type::integer, std::int64_t{1}, "master seed of all random choices", {}},
       {"output.series_every", Type::integer, std::int64_t{1}, "record the series every k rounds (0: first and last only; des: any k > 0 keeps every sample)", {}},
+      {"output.series_max_rows", Type::integer, static_cast<std::int64_t>(default_series_max_rows),
+       "at most this many rows in the series and in the load history, on every engine: when full, every other row goes and the "
+       "sampling period doubles (first and last rows kept); 0: no bound",
+       {}},
       {"output.final_load", Type::boolean, false, "include every node's final load in the record", {}},
       {"output.load_history", Type::integer, std::int64_t{0}, "record every node's load every k rounds, for heat maps (0: off)", {}},
   };

@@ -115,9 +115,11 @@ class MpiRun {
   MpiRun(const EngineRun& r, MPI_Comm comm)
       : r_(r), g_(r.topology.graph), integer_(r.mode == LoadMode::integer), comm_(checked(r, comm)),
         hosts_(gather_hosts(comm_)), node_(setup(r, comm_, hosts_)), rule_{r.band, load_grain(integer_, r.initial)},
-        recorder_(speed_shares(r.platform, g_.num_nodes())), rules_(run_rules(r, 0).stop) {
+        recorder_(speed_shares(r.platform, g_.num_nodes()), r.series_max_rows), rules_(run_rules(r, 0).stop) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
+    // The first row's place: the start state reaches rank 0 only at the stop.
+    if (rank_ == 0) recorder_.add_row(series_, {}, {}, 0);
     self_ = static_cast<NodeId>(rank_);
     NodeState& n = node_.state();
     n.load = r.initial.load[self_];
@@ -279,7 +281,7 @@ class MpiRun {
         std::vector<double> w(static_cast<std::size_t>(size_));
         double moved = 0;
         for (std::size_t q = 0; q < w.size(); ++q) w[q] = x.all[2 * q], moved += x.all[2 * q + 1];
-        recorder_.sample(series_, {series_.series.size() + 1, 0, x.time}, w, moved, true);
+        recorder_.sample(series_, {++sampled_, 0, x.time}, w, moved, true);
       }
       samples_.pop_front();
     }
@@ -384,9 +386,9 @@ class MpiRun {
     sum.max_conservation_error = ledger.check(std::move(count), integer_, "the end of the MPI run");
     // The series: the first state, the samples gathered while running, the final state.
     const LoadStats st0 = load_stats<double>(first, recorder_.shares());
-    const LoadStats st1 = recorder_.sample(series_, {series_.series.size() + 1, 0, end_time_}, final_load, moved, true);
-    out.series.push_back({0, 0, 0.0, st0.imbalance, st0.stddev, st0.min, st0.max, st0.mean, 0.0});
-    out.series.insert(out.series.end(), series_.series.begin(), series_.series.end());
+    const LoadStats st1 = recorder_.sample(series_, {++sampled_, 0, end_time_}, final_load, moved, true);
+    out.series = std::move(series_.series);
+    out.series.front() = {0, 0, 0.0, st0.imbalance, st0.stddev, st0.min, st0.max, st0.mean, 0.0};
     const double held_total = std::accumulate(final_load.begin(), final_load.end(), 0.0);
     open_summary(sum, st0, initial_total);
     close_summary(sum, reason, rule_.all_within(final_load, held_total, recorder_.shares()), st1, final_load, moved);
@@ -435,7 +437,7 @@ class MpiRun {
   double share_ = 0;            // this node's share of the total (speed_shares(), or 1 / nodes)
   double target_ = 0;           // share_ x the total: the initial one, then the last frozen one
   std::deque<std::unique_ptr<Sample>> samples_;
-  std::uint64_t ticks_ = 0, balanced_waves_ = 0;
+  std::uint64_t ticks_ = 0, balanced_waves_ = 0, sampled_ = 0;
 };
 }  // namespace
 

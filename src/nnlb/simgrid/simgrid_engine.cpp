@@ -46,11 +46,22 @@ struct Timer {
   bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
+// A put under way, by the earliest time SimGrid can have completed it: when its route's latency
+// has passed (CM02 with latency factor 1: the transfer starts only then), less a microsecond, a
+// thousand times SimGrid's timing precision.
+struct Put {
+  double earliest;
+  std::uint64_t seq;
+  sg4::CommPtr comm;
+  bool operator>(const Put& o) const { return earliest != o.earliest ? earliest > o.earliest : seq > o.seq; }
+};
+
 // The sending end of a link direction.
 struct OutPort {
   std::array<sg4::Mailbox*, channel_count> box{};
   Port back = 0;                // the receiver's port of the link
   double units_per_second = 1;  // the route's narrowest link
+  double latency = 0;           // the route's
   double free_at = 0;           // serial: when it has transmitted its last message
   std::deque<Wire*> queued;     // serial: messages waiting for it
 };
@@ -74,8 +85,11 @@ struct SgNode : DrivenNode {
   // Puts under way. SimGrid 3.32 keeps a comm its sender never waits for in the sender's books
   // (a list searched at every completion of its activities), and removes a detached one from a
   // list of all of them: the sender waits for each once it is over (forget_sent), but not in its
-  // one wait, which would wake it at every put's end and make every wait longer.
-  std::vector<sg4::CommPtr> sending;
+  // one wait, which would wake it at every put's end and make every wait longer. Only puts past
+  // their route's latency can be over: asking every put under way at every wake cost time in
+  // proportion to the latency over the sending period (issue 39, reproducer 5).
+  std::priority_queue<Put, std::vector<Put>, std::greater<>> sent;  // within their latency
+  std::vector<sg4::CommPtr> ending;                                 // past it
   // What the running handler asked of SimGrid, done once it has returned: sends, an item's
   // execution, the gets that follow an arrival (port, lane).
   std::vector<Wire*> to_send;
@@ -117,6 +131,7 @@ class SimgridRun {
         o.box = boxes_[s];
         o.back = static_cast<Port>(g_.reverse(s) - g_.first_slot(j));
         o.units_per_second = hosts.bandwidth[s] * units_per_byte;
+        o.latency = hosts.latency[s];
       }
       n.in.resize(n.out.size());
     }
@@ -135,7 +150,8 @@ class SimgridRun {
     if (!reason_) throw std::logic_error("engine simgrid: the simulation ended without a stop");
     RunResult r = driver_.close(*this, *reason_);
     r.engine_info = {{"simgrid_version", simgrid_version()}, {"simgrid.network", r_.simgrid.network},
-                     {"platform", r_.platform.hosts_file.empty() ? "logical" : r_.platform.hosts_file}};
+                     {"platform", r_.platform.hosts_file.empty() ? "logical" : r_.platform.hosts_file},
+                     {"wakes", std::to_string(wakes_)}, {"comms", std::to_string(comms_)}, {"comm_checks", std::to_string(comm_checks_)}};
     for (const std::string& setting : network_settings()) {
       const auto colon = setting.find(':');
       r.engine_info[setting.substr(0, colon)] = setting.substr(colon + 1);
@@ -247,10 +263,11 @@ class SimgridRun {
     if (!carry_on(i, now())) return;
     const std::size_t gets = n.in.size() * lanes_;
     while (true) {
-      forget_sent(n);
+      forget_sent(n, now());
       // One wait over the node's gets and its execution, until its next timer.
       const double wake = next_wake(n);
       const ssize_t k = sg4::Activity::wait_any_for(n.waiting, wake < never ? std::max(0.0, wake - now()) : -1.0);
+      ++wakes_;
       // Woken by the timeout, the wake is due even where SimGrid's clock is a rounding short of it.
       const double due = k < 0 ? std::max(now(), wake) : now();
       if (k < 0) {
@@ -335,21 +352,27 @@ class SimgridRun {
 
   void put(SgNode& n, Wire* w) {
     const std::size_t lane = serial_ ? 0 : static_cast<std::size_t>(w->channel);
-    n.sending.push_back(n.out[w->out].box[lane]->put_async(w, static_cast<std::uint64_t>(w->units)));
+    const OutPort& o = n.out[w->out];
+    n.sent.push({now() + o.latency - 1e-6, comms_++, o.box[lane]->put_async(w, static_cast<std::uint64_t>(w->units))});
   }
 
   // Waits for the node's puts that are over, so that SimGrid forgets them: a wait for a finished
   // comm returns at once. A started comm has no bytes left only once it is over (its receiver
   // is always there: every mailbox has its receiver as permanent receiver).
-  static void forget_sent(SgNode& n) {
-    for (std::size_t s = 0; s < n.sending.size();) {
-      if (n.sending[s]->get_remaining() > 0) {
+  void forget_sent(SgNode& n, double now) {
+    while (!n.sent.empty() && n.sent.top().earliest <= now) {
+      n.ending.push_back(n.sent.top().comm);
+      n.sent.pop();
+    }
+    for (std::size_t s = 0; s < n.ending.size();) {
+      ++comm_checks_;
+      if (n.ending[s]->get_remaining() > 0) {
         ++s;
         continue;
       }
-      n.sending[s]->wait();
-      n.sending[s] = std::move(n.sending.back());
-      n.sending.pop_back();
+      n.ending[s]->wait();
+      n.ending[s] = std::move(n.ending.back());
+      n.ending.pop_back();
     }
   }
 
@@ -429,10 +452,11 @@ class SimgridRun {
       for (InPort& in : n.in)
         for (sg4::CommPtr& get : in.get)
           if (get && get->get_state() == sg4::Activity::State::STARTED) get->cancel();
-      for (sg4::CommPtr& put : n.sending)
+      for (; !n.sent.empty(); n.sent.pop()) n.ending.push_back(n.sent.top().comm);
+      for (sg4::CommPtr& put : n.ending)
         if (put->get_state() == sg4::Activity::State::STARTED) put->cancel();
       if (n.exec && n.exec->get_state() == sg4::Activity::State::STARTED) n.exec->cancel();
-      n.in.clear(), n.sending.clear(), n.waiting.clear(), n.exec = nullptr;
+      n.in.clear(), n.ending.clear(), n.waiting.clear(), n.exec = nullptr;
     }
   }
 
@@ -453,6 +477,9 @@ class SimgridRun {
   NodeContext<SimgridRun> ctx_;
   std::size_t started_ = 0;
   std::uint64_t timers_ = 0, executing_ = 0, notifying_in_flight_ = 0;
+  // For the record: the nodes' returns from their one wait, the puts, and how often a sender
+  // asked SimGrid whether a put was over.
+  std::uint64_t wakes_ = 0, comms_ = 0, comm_checks_ = 0;
   std::optional<StopReason> reason_;
   bool halted_ = false;
   double stop_time_ = 0;

@@ -276,7 +276,7 @@ class Driver {
     const SamplePoint at = clock_ == Clock::rounds ? SamplePoint{round_, round_, 0.0} : SamplePoint{++samples_, 0, e.now()};
     last_ = recorder_.sample(result_, at, held, tally_.moved(), keep, shares);
     fresh_ = true;
-    if (rules_.load_history) Recorder::history(result_, e.now(), std::move(held));
+    if (rules_.load_history) recorder_.history(result_, e.now(), std::move(held));
   }
 
   // Every node's holdings and item in hand, the completed items and what the engine has in
@@ -308,7 +308,7 @@ class Driver {
   Ledger ledger_;
   Tally tally_;
   Completions completions_;
-  Recorder recorder_{{}};
+  Recorder recorder_{{}, rules_.series_max_rows};
   RunResult result_;
   LoadStats last_;      // the latest sample's statistics
   bool fresh_ = false;  // taken since the last decision

@@ -21,7 +21,7 @@ struct StepRecord {
   double min = 0;
   double max = 0;
   double mean = 0;
-  double moved = 0;         // load transferred during this round
+  double moved = 0;         // load transferred since the previous row
 };
 
 // Time-based engines: the metrics of Couturier, Giersch & Hakem sec. 7.2.

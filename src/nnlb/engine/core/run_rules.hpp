@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/stop_rules.hpp"
 
 namespace nnlb {
@@ -14,6 +15,7 @@ struct RunRules {
   double sample_period = 0;   // timed engines: a sample every this many seconds; 0: at the start and the stop only
   std::uint64_t series_every = 1;  // a row every k rounds (round engines); any k > 0 keeps every sample (timed engines); 0: first and last only
   bool load_history = false;  // every node's load at each sample
+  std::uint64_t series_max_rows = default_series_max_rows;  // rows of the series and of the load history (recorder.hpp; 0: no bound)
   bool final_load = false;    // every node's load at the stop
   FaultInjection faults;      // tests: lose, double or alter load-carrying messages
 };

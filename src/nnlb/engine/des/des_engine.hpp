@@ -21,6 +21,7 @@
 
 #include "nnlb/node/agent.hpp"
 #include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/load_trace.hpp"
 #include "nnlb/engine/core/result.hpp"
@@ -48,6 +49,7 @@ struct DesOptions {
   double stall = 0;
   bool record_series = true;       // every sample in the series (false: the first and last only)
   bool record_load_history = false;
+  std::uint64_t series_max_rows = default_series_max_rows;  // rows of the series and load history (core/recorder.hpp; 0: no bound)
   bool record_final_load = false;
   std::uint64_t seed = 1;
   // Control messages travel on a lane of their own instead of queueing behind data on the same

@@ -109,6 +109,7 @@ inline RunRules rules_of(const DesOptions& o) {
   r.sample_period = o.sample_period;
   r.series_every = o.record_series ? 1 : 0;
   r.load_history = o.record_load_history;
+  r.series_max_rows = o.series_max_rows;
   r.final_load = o.record_final_load;
   r.faults = o.faults;
   return r;

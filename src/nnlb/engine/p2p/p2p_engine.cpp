@@ -284,17 +284,18 @@ class P2PRun {
       held_.push_back(w);
       for (NodeId j : net_.neighbors(h)) gradient = std::max(gradient, w - static_cast<double>(jobs_on_[j].size()));
     }
-    last_ = recorder_.sample(r, {r.series.size(), 0, t}, held_, static_cast<double>(migrations_), true);
+    last_ = load_stats<double>(held_, recorder_.shares());
     // The paper's sigma (sec. 3.3) has |H| - 1 in the denominator where stddev has N: a column of
     // its own.
     const double n = static_cast<double>(live.size()), sigma = n > 1 ? std::sqrt(last_.imbalance / (n - 1)) : 0.0;
-    r.columns["sigma"].push_back(sigma);
-    r.columns["progress"].push_back(progress());
-    r.columns["migrations"].push_back(static_cast<double>(migrations_));
-    r.columns["hosts"].push_back(n);
-    r.columns["gradient"].push_back(gradient);
-    r.columns["edge_cut"].push_back(static_cast<double>(edge_cut()));
-    r.columns["partitioned"].push_back(churn_.partitioned() ? 1.0 : 0.0);
+    recorder_.row(r, {samples_ - 1, 0, t}, last_, static_cast<double>(migrations_),
+                  {{"sigma", sigma},
+                   {"progress", progress()},
+                   {"migrations", static_cast<double>(migrations_)},
+                   {"hosts", n},
+                   {"gradient", gradient},
+                   {"edge_cut", static_cast<double>(edge_cut())},
+                   {"partitioned", churn_.partitioned() ? 1.0 : 0.0}});
     r.summary.notes["sigma"] = sigma;
   }
 
@@ -329,7 +330,7 @@ class P2PRun {
   std::vector<std::uint8_t> mark_;
   std::unordered_map<NodeId, std::vector<std::uint32_t>> distances_;
   std::uint64_t migrations_ = 0, left_ = 0, entered_ = 0, samples_ = 0, ended_ = 0;
-  Recorder recorder_{{}};      // equal hosts: the mean is every host's share
+  Recorder recorder_{{}, o_.series_max_rows};  // equal hosts: the mean is every host's share
   std::vector<double> held_;  // jobs on each live host at the last sample
   LoadStats last_;            // their statistics
 };

@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/churn.hpp"
 #include "nnlb/model/graph.hpp"
@@ -39,6 +40,7 @@ struct P2POptions {
   double time_limit = 500;
   std::uint64_t iterations = 0;  // the application's iterations: it ends when every job has done them (0: it runs to time_limit)
   std::uint32_t sample_every = 1;  // time units between samples of the series
+  std::uint64_t series_max_rows = default_series_max_rows;  // rows of the series (core/recorder.hpp; 0: no bound)
   std::uint32_t balance_every = 1; // time units between two balancing rounds (the paper's rate is not stated; 10 = once an iteration)
   JobSelection selection = JobSelection::any;
   std::uint64_t seed = 1;

@@ -49,6 +49,7 @@ RunRules rules_of(const RoundsOptions& o) {
   r.stop.on_detection = o.stop_on_detection;
   r.stop.max_rounds = o.max_rounds;
   r.series_every = o.series_every;
+  r.series_max_rows = o.series_max_rows;
   r.final_load = o.record_final_load;
   r.faults = o.faults;
   return r;

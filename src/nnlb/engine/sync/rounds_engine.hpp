@@ -11,6 +11,7 @@
 
 #include "nnlb/node/agent.hpp"
 #include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/initial_state.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -28,6 +29,7 @@ struct RoundsOptions {
   bool stop_on_detection = false;   // stop when a node reports detected termination
   std::uint64_t seed = 1;
   std::uint64_t series_every = 1;   // record every k-th round (0: only the first and last)
+  std::uint64_t series_max_rows = default_series_max_rows;  // rows of the series and load history (core/recorder.hpp; 0: no bound)
   bool record_final_load = false;
   FaultInjection faults;            // tests only: lose, double or alter load-carrying messages
 };

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "nnlb/engine/core/balance.hpp"
+#include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/stop_rules.hpp"
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/engine/sync/grid_stencil.hpp"
@@ -133,14 +134,15 @@ class SyncRun {
     return r;
   }
 
+  // A round's loads for the record (core/recorder.hpp); `moved`: in this round.
   void record(RunResult& r, const LoadStats& st, double moved, bool keep) {
     const auto every = opt_.load_history_every;
-    if (every > 0 && round_ % every == 0 && (r.load_history.steps.empty() || r.load_history.steps.back() != static_cast<double>(steps_))) {
-      r.load_history.steps.push_back(static_cast<double>(steps_));
-      r.load_history.loads.emplace_back(w_.begin(), w_.end());
-    }
+    if (every > 0 && round_ % every == 0 && (r.load_history.steps.empty() || r.load_history.steps.back() != static_cast<double>(steps_)))
+      recorder_.history(r, static_cast<double>(steps_), std::vector<double>(w_.begin(), w_.end()));
+    moved_since_row_ += moved;
     if (!keep) return;
-    r.series.push_back({round_, steps_, 0.0, st.imbalance, st.stddev, st.min, st.max, st.mean, moved});
+    recorder_.add_row(r, {round_, steps_, 0.0}, st, moved_since_row_);
+    moved_since_row_ = 0;
   }
 
   // SyncOptions::faults, after a round that moved load.
@@ -327,6 +329,8 @@ class SyncRun {
   std::vector<char> active_;
   std::uint64_t moving_rounds_ = 0;  // rounds that moved load, for fault injection
   double expected_total_ = 0;
+  Recorder recorder_{{}, opt_.series_max_rows};
+  double moved_since_row_ = 0;  // since the last row offered to the recorder
   double scale_ = 0;  // the largest load magnitude the run has held, workload included (conservation tolerance)
   double initial_scale_ = 0;  // the initial loads' absolute sum: the reference of the divergence rule
   std::int64_t expected_int_ = 0;

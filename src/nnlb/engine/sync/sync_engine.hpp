@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nnlb/engine/core/faults.hpp"
+#include "nnlb/engine/core/recorder.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/load.hpp"
@@ -52,6 +53,7 @@ struct SyncOptions {
   std::uint64_t series_every = 1;  // record every k-th round (0: only the first and last)
   bool record_final_load = false;
   std::uint64_t load_history_every = 0;  // sample every node's load every k rounds (0: never)
+  std::uint64_t series_max_rows = default_series_max_rows;  // rows of the series and load history (core/recorder.hpp; 0: no bound)
   bool allow_fused = true;         // run linear policies as fused sweeps when possible
   // Tests only. This path sends no messages: after the k-th round that moved load, node 0 has
   // one unit less (a lost transfer), one more (a doubled one), or a slightly altered load.
