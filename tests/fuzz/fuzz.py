@@ -12,8 +12,9 @@ an address-space limit. A case fails when nnlb
     or with an error that names neither a key, the input file nor an option,
     or with an error that names a key the case does not set and its engine does not read (a
     message pointing the wrong way),
-  - is still running at the time limit and is not merely a long run: a scenario that, run again
-    with its stop rule shortened (stop.time = 1 for des and p2p, stop.steps = 1000 for sync),
+  - is still running at the time limit and is not merely a long run: a scenario or a trace that,
+    run again with its stop rule shortened (stop.time = 1 for des and p2p, 1e-3 for a trace,
+    stop.steps = 1000 for sync),
     ends with a result or with an error naming that stop key, or a sweep that has stored
     records, is counted as long, not failed.
 Some cases of the pairs kind run `nnlb analyze` instead of `nnlb run`, and some of the scenario
@@ -161,6 +162,69 @@ def mutate(data, rng, keys, corpus):
     return text
 
 
+# Load traces (kind trace): item weights and the steps each rank records, at edge values.
+TRACE_WEIGHTS = ["0", "-0", "-1", "1e-308", "5e-324", "1e308", "1.7976931348623157e308", "8.99e307", "inf", "nan", "-inf",
+                 "9007199254740993", "1e16", "4294967296", "18446744073709551616", "1e-16", "0x10", "1e309"]
+TRACE_TIMES = ["0", "-0", "-1", "1e-308", "5e-324", "1e-12", "1e9", "1e15", "1e308", "nan", "inf", "4294967296"]
+TRACE_COUNTS = [0, 1, 2, 10, 1000, 100000]
+
+
+def mutate_trace(text, rng):
+    """One to three edits of a trace's numbers: one weight, or several to one value (sums that
+    overflow, an application whose every item is huge or tiny); the steps a rank records (none,
+    one, thousands, an unequal count per rank); a step's load, a time, the ranks, the period."""
+    lines = text.split("\n")
+
+    def where(*kinds):
+        return [i for i, l in enumerate(lines) if l.split(" ", 1)[0] in kinds]
+
+    def set_field(i, k, value):
+        f = lines[i].split(" ")
+        if k < len(f):
+            f[k] = value
+            lines[i] = " ".join(f)
+
+    for _ in range(rng.randint(1, 3)):
+        op = rng.randrange(7)
+        weighed, steps = where("add", "weight"), where("step")
+        if op == 0 and weighed:  # one weight
+            set_field(rng.choice(weighed), 4, rng.choice(TRACE_WEIGHTS))
+        elif op == 1 and weighed:  # 2 .. all weights to one value
+            value = rng.choice(TRACE_WEIGHTS)
+            for i in rng.sample(weighed, rng.randint(min(2, len(weighed)), len(weighed))):
+                set_field(i, 4, value)
+        elif op == 2 and steps:  # a rank's steps: none, or one of them recorded many times
+            rank = lines[rng.choice(steps)].split(" ")[2:3]
+            mine = [i for i in steps if lines[i].split(" ")[2:3] == rank]
+            count = rng.choice(TRACE_COUNTS)
+            if count == 0:
+                drop = set(mine)
+                lines = [l for i, l in enumerate(lines) if i not in drop]
+            else:
+                i = rng.choice(mine)
+                lines[i + 1:i + 1] = [lines[i]] * count
+        elif op == 3 and steps:  # a step's load or time
+            set_field(rng.choice(steps), rng.choice([1, 3]), rng.choice(TRACE_WEIGHTS + TRACE_TIMES))
+        elif op == 4:  # any event's time, or the end
+            events = where("add", "weight", "step", "end")
+            if events:
+                set_field(rng.choice(events), 1, rng.choice(TRACE_TIMES))
+        elif op == 5:  # the ranks, a rank or an item id, the recorded period
+            choice = rng.randrange(3)
+            if choice == 0 and where("ranks"):
+                set_field(where("ranks")[0], 1, rng.choice(["0", "1", "2", "1048576", "1048577", "4294967296", "-1"]))
+            elif choice == 1 and weighed:
+                set_field(rng.choice(weighed), rng.choice([2, 3]), rng.choice(["0", "-1", "3", "1048576", "18446744073709551615",
+                                                                                 "18446744073709551616", "1e3"]))
+            else:
+                lines.insert(min(3, len(lines)), "meta period " + rng.choice(TRACE_TIMES))
+        elif op == 6 and weighed:  # many items: an add repeated with new ids
+            f = lines[rng.choice(where("add") or weighed)].split(" ")
+            if len(f) == 5:
+                lines += ["add %s %s %d %s" % (f[1], f[2], 10 ** 7 + k, f[4]) for k in range(rng.choice([10, 1000, 100000]))]
+    return "\n".join(lines)
+
+
 ADDRESS_LIMIT = 4 << 30  # bytes of address space a case may take; 0: none (AddressSanitizer builds)
 
 
@@ -179,13 +243,15 @@ def long_run(cmd, kind, text, out, work, timeout):
     if kind == "sweep":
         store = os.path.join(out, "s.jsonl")
         return LONG if os.path.exists(store) and os.path.getsize(store) > 0 else "no end within %g s, nothing stored" % timeout
-    if kind not in ("scenario", "p2p", "pairs"):
+    if kind not in ("scenario", "p2p", "pairs", "trace"):
         return "no end within %g s" % timeout
     try:
-        engine = tomllib.loads(text).get("engine", "sync")
+        engine = "des" if kind == "trace" else tomllib.loads(text).get("engine", "sync")
     except Exception:
         engine = "sync"
-    bound = ["--set", "stop.time=1"] if engine in ("des", "p2p") else ["--set", "stop.steps=1000"]
+    # A trace replays to its recorded end: a thousandth of a second of it (a trace of 2^20 ranks,
+    # each a node, takes 30 s for its 0.09 s).
+    bound = ["--set", "stop.time=1e-3" if kind == "trace" else "stop.time=1"] if engine in ("des", "p2p") else ["--set", "stop.steps=1000"]
     try:
         p = subprocess.run(cmd + bound, cwd=work, capture_output=True, timeout=timeout, preexec_fn=limit_child)
     except subprocess.TimeoutExpired:
@@ -319,7 +385,12 @@ def main():
             if cpu >= a.seconds or (a.seeds_only and cases == len(corpus)):
                 break
             seed_text = corpus[cases % len(corpus)] if cases < len(corpus) else rng.choice(corpus)
-            text = seed_text if cases < len(corpus) else mutate(seed_text, rng, keys, corpus)
+            if cases < len(corpus):
+                text = seed_text
+            elif a.kind == "trace" and rng.random() < 0.5:  # the trace's own numbers, else any edit
+                text = mutate_trace(seed_text, rng)
+            else:
+                text = mutate(seed_text, rng, keys, corpus)
             cases += 1
             argv = rng.choice(ALTERNATIVES[a.kind]) if a.kind in ALTERNATIVES and cases > len(corpus) and rng.random() < 0.25 else None
             problem = run_case(nnlb, a.kind, text, work, a.timeout, argv, honours)

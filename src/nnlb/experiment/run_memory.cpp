@@ -85,6 +85,7 @@ void check_in_flight(const Scenario& s, const PreparedRun& p) {
   const Graph& g = p.topology.graph;
   double latency = 0;
   for (Slot k = 0; k < g.num_slots(); ++k) latency = std::max(latency, p.platform.link_latency(k));
+  latency = std::min(latency, std::numeric_limits<double>::max());  // a route of two 1e308 s links
   // A report to every neighbour each period, on its way for the link's latency (as printed: a
   // latency of 1e308 s is not infinitely many periods).
   const double periods = std::min(latency / period, std::numeric_limits<double>::max());

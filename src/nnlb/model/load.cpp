@@ -23,10 +23,6 @@ std::string_view to_string(LoadMode mode) { return mode == LoadMode::real ? "rea
 
 namespace {
 
-// The largest total load: the statistics square loads and sum the squares, so totals keep
-// headroom far below the largest double.
-constexpr double max_total_load = 1e100;
-
 void check_total(double total, const std::string& what) {
   if (!(total <= max_total_load)) {
     std::ostringstream text;

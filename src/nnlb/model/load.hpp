@@ -17,6 +17,10 @@ enum class LoadMode { real, integer };
 LoadMode parse_load_mode(std::string_view text);
 std::string_view to_string(LoadMode mode);
 
+// The largest total load a run takes (initial loads, a load trace's weights): the statistics
+// square loads and sum the squares, so totals keep headroom far below the largest double.
+inline constexpr double max_total_load = 1e100;
+
 // A proposed transfer amount in the mode's unit: rounded down for integer loads.
 template <class L>
 inline L quantize(double amount) {

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "nnlb/model/load.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/input_file.hpp"
 #include "nnlb/util/parse.hpp"
@@ -159,13 +160,18 @@ class TraceReader {
 
   ItemId item(const std::string& text) const { return parsed([&] { return parse_uint(text, "item"); }); }
 
-  // An item's weight; the weights of every add and weight record summed stay finite, so that no
-  // total the replay forms (of any items at any moment) overflows.
+  // An item's weight; the weights of every add and weight record summed stay within the largest
+  // total load, so that no total the replay forms (of any items at any moment), nor its square in
+  // the statistics, overflows (one weight of 9e307 made the imbalance inf).
   double weight(const std::string& text) {
     const double w = number(text, "weight");
     t_.heaviest = std::max(t_.heaviest, w);
     weights_ += w;
-    if (!std::isfinite(weights_)) fail("weight " + text + ": the trace's weights add up beyond the largest double");
+    if (!(weights_ <= max_total_load)) {
+      std::ostringstream most;
+      most << max_total_load;
+      fail("weight " + text + ": the trace's weights add up beyond " + most.str() + " (the statistics square loads)");
+    }
     return w;
   }
 
