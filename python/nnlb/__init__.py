@@ -11,6 +11,7 @@ Keys are the CLI's (``nnlb list``, :func:`keys`): pass them as a dict
 from __future__ import annotations
 
 import csv
+import itertools
 import os
 from typing import Any, Mapping, Sequence
 
@@ -131,7 +132,8 @@ def run(scenario: Mapping[str, Any] | str | os.PathLike | None = None, *, seed: 
 
 
 def sweep(base: Mapping[str, Any] | str | os.PathLike | None, grid: Mapping[str, Sequence[Any]], *, jobs: int | None = None,
-          store: str | os.PathLike | None = None, seed: int | None = None, repeat: int = 1) -> Any:
+          store: str | os.PathLike | None = None, seed: int | None = None, repeat: int = 1,
+          policy: Policy | None = None) -> Any:
     """Runs every combination of ``grid`` on top of ``base`` and returns one row per run.
 
     base: the keys every run shares (a dict or a TOML scenario path, as for :func:`run`).
@@ -141,14 +143,38 @@ def sweep(base: Mapping[str, Any] | str | os.PathLike | None, grid: Mapping[str,
         base's); repeat: runs per point, with seeds seed, seed+1, ...
     store: a JSON-lines results store: runs already in it are not run again (an interrupted
         sweep resumes, as ``nnlb sweep`` does), new ones are appended.
+    policy: a :class:`Policy` instance that runs instead of ``algorithm`` at every point, as in
+        :func:`run`. Its runs go one after another (its decisions hold the GIL), and a store
+        cannot name it, so ``store`` is refused with it.
 
     Returns a pandas DataFrame (a list of dicts without pandas) with the swept keys, ``repeat``,
     ``seed`` and every summary field as columns, in the order of the points.
     """
     path, pairs = _keys(base, {})
     axes = [(str(k), list(v)) for k, v in grid.items()]
+    if policy is not None:
+        return _policy_sweep(path, pairs, axes, seed, repeat, policy, store)
     records = _nnlb.sweep(path, pairs, axes, jobs, None if store is None else os.fspath(store), seed, repeat)
-    rows = [{**_point(r["point"]), "repeat": r["repeat"], "seed": r["seed"], **r["summary"]} for r in records]
+    rows = [{**_point({k: r["point"][k] for k, _ in axes}), "repeat": r["repeat"], "seed": r["seed"], **r["summary"]}
+            for r in records]  # the swept keys in the grid's order
+    return _pd.DataFrame(rows) if _pd is not None else rows
+
+
+def _policy_sweep(path: str | None, pairs: list[tuple[str, Any]], axes: list[tuple[str, list[Any]]], seed: int | None,
+                  repeat: int, policy: Policy, store: Any) -> Any:
+    """sweep() with a Python policy: run() at every point and repeat, seeds as ``nnlb sweep`` gives them."""
+    if store is not None:
+        raise ValueError("nnlb.sweep: store= keeps runs by their keys, which cannot name a Python policy; "
+                         "sweep a policy without store=")
+    rows = []
+    for values in itertools.product(*(v for _, v in axes)):
+        point = dict(zip((k for k, _ in axes), values))
+        keys = pairs + list(_point(point).items())
+        for r in range(repeat):
+            done = _nnlb.run(path, keys, None if seed is None else seed + r, policy)
+            if seed is None:  # the scenario's own seed is the master seed
+                seed = done.record()["seed"]
+            rows.append({**_point(point), "repeat": r, "seed": seed + r, **done.summary()})
     return _pd.DataFrame(rows) if _pd is not None else rows
 
 

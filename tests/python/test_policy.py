@@ -1,5 +1,6 @@
 """Policies written in Python: the same loads as the built-in rule they copy, errors that name them."""
 import numpy as np
+import pandas as pd
 import pytest
 
 import nnlb
@@ -102,3 +103,14 @@ def test_round_balancer_equals_fos(engine):
     theirs = nnlb.run({**keys, "algorithm": "fos", "alpha": 0.25})
     assert np.max(np.abs(ours.final_loads - theirs.final_loads)) <= 1e-12
     assert ours.summary == theirs.summary
+
+
+def test_sweep_runs_the_policy_at_every_point():
+    grid = {"topology": ["ring:8", "line:6"], "engine": ["sync", "des"]}
+    ours = nnlb.sweep({"load.init": "single:0,800"}, grid, policy=Fos(), repeat=2, seed=5)
+    theirs = nnlb.sweep({"load.init": "single:0,800", "algorithm": "fos", "alpha": 0.25}, grid, repeat=2, seed=5)
+    assert list(ours["topology"]) == list(theirs["topology"]) and list(ours["seed"]) == [5, 6] * 4
+    # the Python copy is FOS: the same summary at every point, on both engines
+    pd.testing.assert_frame_equal(ours, theirs)
+    with pytest.raises(ValueError, match="store"):
+        nnlb.sweep(BASE, grid, policy=Fos(), store="unused.jsonl")

@@ -93,6 +93,36 @@ def test_runs_in_threads_side_by_side():
     assert all(r == alone for r in results)
 
 
+def test_ctrl_c_reaching_only_the_interpreter_ends_a_simgrid_run():
+    # SimGrid runs in a child process; a SIGINT sent to the interpreter alone (kill -INT PID, not
+    # the terminal's process group) ends it too. The signal goes once the child exists.
+    script = """
+import glob, os, signal, threading, time, nnlb
+def children():
+    return [c for f in glob.glob("/proc/self/task/*/children") for c in open(f).read().split()]
+def interrupt():
+    deadline = time.monotonic() + 60
+    while not children() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    global sent
+    sent = time.monotonic()
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=interrupt, daemon=True).start()
+try:  # about 10 CPU-minutes if nothing ends it
+    nnlb.run({"engine": "simgrid", "topology": "torus:8x8", "algorithm": "best-effort", "load.init": "single:0,64000",
+              "stop.band": 1e-300, "stop.time": 1000, "output.series_every": 0})
+except KeyboardInterrupt:
+    print("interrupted after %.3f s, children left: %d" % (time.monotonic() - sent, len(children())))
+print(nnlb.run({"topology": "ring:8"}).summary["balanced"])
+"""
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    first, second = p.stdout.split("\n")[:2]
+    assert first.startswith("interrupted after ") and first.endswith("children left: 0"), first
+    assert float(first.split()[2]) < 5
+    assert second == "True"
+
+
 def test_interpreter_usable_after_ctrl_c():
     # The policy sends SIGINT to its own process on its first decision: no timing involved.
     script = """

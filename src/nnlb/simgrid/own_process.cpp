@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nnlb/engine/core/interrupt.hpp"
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/fork_gate.hpp"
@@ -104,12 +106,24 @@ std::string in_own_process(const std::function<std::string()>& job, bool quiet) 
   }
   ::close(fds[1]);
   // The wait for the child's answer gives the gate back (a fork elsewhere may go on meanwhile).
+  // A caller that may interrupt the run (engine/core/interrupt.hpp) is looked at every 50 ms:
+  // its signal may reach this process only, so the child is ended here.
+  const std::atomic<bool>* interrupt = interrupt_flag();
   std::string answer;
   std::array<char, 1 << 16> chunk;
+  bool interrupted = false;
   for (;;) {
     ssize_t n = 0;
     {
       const fork_gate::Idle idle;
+      pollfd readable{fds[0], POLLIN, 0};
+      const int ready = interrupt != nullptr ? ::poll(&readable, 1, 50) : 1;
+      if (ready == 0 || (ready < 0 && errno == EINTR)) {
+        if (!interrupt->load()) continue;
+        ::kill(pid, SIGKILL);
+        interrupted = true;
+        break;
+      }
       n = ::read(fds[0], chunk.data(), chunk.size());
     }
     if (n > 0) answer.append(chunk.data(), static_cast<std::size_t>(n));
@@ -122,6 +136,7 @@ std::string in_own_process(const std::function<std::string()>& job, bool quiet) 
     while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
     }
   }
+  if (interrupted) throw Interrupted();
   if (answer.empty()) throw ProcessDied("engine simgrid: the simulation process ended without an answer: " + status_text(raw));
   const std::string_view rest = std::string_view(answer).substr(1);
   switch (static_cast<Outcome>(answer[0])) {
