@@ -4,17 +4,38 @@
 usage: tools/filipovic_claims.py results/reproductions/filipovic2016/figs5-8/figs5-8.jsonl
        tools/filipovic_claims.py results/reproductions/filipovic2016/structured/structured.jsonl
        tools/filipovic_claims.py results/reproductions/filipovic2016/split/split.jsonl
+       tools/filipovic_claims.py --runs docs/reproductions/filipovic2016/split-runs.csv \
+                                 results/reproductions/filipovic2016/split/split.jsonl
 
 Per number of cores and load: mean makespan of DD, MS and CA; CA's gain over DD
 (T_DD - T_CA) / T_DD with the same seed (min / mean / max, Fig. 6's comparison); MS against
-DD; CA's mean phases (Fig. 7) and the share of runs choosing MS (Fig. 8).
+DD; CA's mean phases (Fig. 7) and the share of runs choosing MS (Fig. 8). --runs writes one CSV
+row per run (load, task set, DD's split, cores, seed, algorithm, makespan): the table the verdicts
+of docs/reproductions/filipovic2016.md quote from, which tests/test_verdicts.cpp recomputes.
 """
+import csv
 import json
 import sys
 from collections import defaultdict
 
 
+def write_runs(out, path):
+    rows = []
+    for line in open(path):
+        r = json.loads(line)
+        s = r["scenario"]
+        rows.append([s["description"], s["tasks.init"], s.get("tasks.split", "block"), s["tasks.cores"], r["seed"],
+                     s["algorithm"], f"{r['summary']['makespan']:.10g}"])
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["load", "tasks", "split", "cores", "seed", "algorithm", "makespan"])
+        w.writerows(sorted(rows, key=lambda r: tuple(r[:6])))
+
+
 def main():
+    if sys.argv[1] == "--runs":
+        write_runs(sys.argv[2], sys.argv[3])
+        return
     runs = defaultdict(dict)
     for line in open(sys.argv[1]):
         r = json.loads(line)

@@ -7,6 +7,8 @@ usage: tools/jeannot_claims.py results/reproductions/jeannot2006/fig2/fig2.jsonl
        tools/jeannot_claims.py --fig6 results/reproductions/jeannot2006/fig6/fig6.jsonl
        tools/jeannot_claims.py --fig6 results/reproductions/jeannot2006/fig6-data/fig6-data.jsonl
        tools/jeannot_claims.py --strict results/reproductions/jeannot2006/granularity/granularity.jsonl
+       tools/jeannot_claims.py --runs docs/reproductions/jeannot2006/dsl-runs.csv \
+                               results/reproductions/jeannot2006/dsl/dsl.jsonl
 
 Gain = (T1 - T2) / T1 with T1 the run time of plain FOS (Algo 1) at the same w* and number of
 balancing steps, T2 the system's (paper, sec. 4.2.1); the sequential time is 64 w* units x
@@ -14,7 +16,12 @@ balancing steps, T2 the system's (paper, sec. 4.2.1); the sequential time is 64 
 minimizes iterations x ceil(64 w* / p) x 1 ms plus a lower bound on spreading the load over the
 first p nodes of the DSL line (the (p - 1) / p share crosses node 0's link, 1250 B per unit at
 125 kB/s, and p - 1 hops of 40 ms).
+
+--runs writes one CSV row per run (system, granularity, bytes per unit, w*, steps, run time,
+sequential time, processors used): the table the verdicts of docs/reproductions/jeannot2006.md
+quote from, which tests/test_verdicts.cpp recomputes.
 """
+import csv
 import json
 import math
 import sys
@@ -175,7 +182,20 @@ def strict(dsl):
               f"| {sum(g < -0.05 for g in f5)} of {len(f5)} | {min(f5):+.2f} |")
 
 
+def write_runs(out, runs):
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["system", "unit_us", "bytes", "w", "steps", "time", "sequential", "used"])
+        for r in sorted(runs, key=lambda r: (r["name"], r["unit"], r["bytes"], r["w"], r["steps"])):
+            seq = 64 * r["w"] * r["unit"] * r["iterations"]
+            w.writerow([r["name"], f"{r['unit'] * 1e6:g}", f"{r['bytes']:g}", f"{r['w']:g}", r["steps"],
+                        "" if r["time"] is None else f"{r['time']:.10g}", f"{seq:.10g}", r["used"]])
+
+
 def main():
+    if sys.argv[1] == "--runs":
+        write_runs(sys.argv[2], [r for path in sys.argv[3:] for r in load(path)])
+        return
     if sys.argv[1] == "--fig6":
         fig6(sys.argv[2])
         return
