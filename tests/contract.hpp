@@ -26,6 +26,7 @@
 #include "nnlb/model/load.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/topology.hpp"
+#include "case_sample.hpp"
 
 namespace nnlb::test {
 
@@ -57,9 +58,11 @@ inline std::vector<ContractPair> accepted_pairs() {
 
 template <class E>
 void check_contract() {
+  std::size_t case_index = 0;
   for (const std::string& spec : contract_topologies())
     for (const ContractPair& pair : accepted_pairs())
       for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
+        if (!runs_case(case_index++)) continue;
         const Topology t = contract_topology(spec);
         const NodeId n = t.graph.num_nodes();
         PolicySpec ps;

@@ -17,6 +17,7 @@
 #include "nnlb/experiment/run.hpp"
 #include "nnlb/experiment/scenario.hpp"
 #include "nnlb/util/error.hpp"
+#include "case_sample.hpp"
 
 namespace nnlb::test {
 

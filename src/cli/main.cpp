@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
 #endif
 #ifdef NNLB_HAVE_SIMGRID
   nnlb::attach_runner("simgrid", nnlb::run_simgrid);  // each run in a process of its own
-  nnlb::attach_platform_reader("simgrid", nnlb::read_simgrid_platform);
+  nnlb::attach_platform_reader("simgrid", nnlb::read_simgrid_platform, nnlb::simgrid_platform_hosts);
 #endif
   try {
     for (auto& [sub, action] : commands)

@@ -223,7 +223,7 @@ PYBIND11_MODULE(_nnlb, m) {
   m.doc() = "nnlb's compiled core; use the package nnlb";
 #ifdef NNLB_HAVE_SIMGRID
   attach_runner("simgrid", run_simgrid);  // each run in a process of its own, as from the CLI
-  attach_platform_reader("simgrid", read_simgrid_platform);
+  attach_platform_reader("simgrid", read_simgrid_platform, simgrid_platform_hosts);
 #endif
   static py::handle scenario_error = PyErr_NewException("nnlb.ScenarioError", PyExc_ValueError, nullptr);
   static py::handle memory_error = PyErr_NewException("nnlb.MemoryEstimateError", PyExc_MemoryError, nullptr);

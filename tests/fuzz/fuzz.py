@@ -352,6 +352,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--findings", default=os.path.join(HERE, "findings"))
     ap.add_argument("--seeds-only", action="store_true", help="run each seed file once, unmutated, and stop")
+    ap.add_argument("--every", type=int, default=1, metavar="N",
+                    help="with --seeds-only, run the N-th seed, the 2N-th, ... only (the sanitizer pass, where the "
+                         "gtest EveryPair runs the first, the (N+1)-th, ...: tests/case_sample.hpp)")
     ap.add_argument("--no-address-limit", action="store_true",
                     help="no 4 GiB address-space limit (AddressSanitizer reserves terabytes for its shadow memory)")
     a = ap.parse_args()
@@ -368,6 +371,8 @@ def main():
                   for f in sorted(os.listdir(corpus_dir)) if f.endswith(suffix)]
     if not corpus:
         sys.exit("fuzz.py: no seed files ending in %s in %s" % (suffix, corpus_dir))
+    if a.seeds_only:
+        corpus = corpus[max(a.every, 1) - 1::max(a.every, 1)]
     rng = random.Random(a.seed)
     keys = keys_of(nnlb)
     honours = honours_of(nnlb)

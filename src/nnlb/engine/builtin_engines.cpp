@@ -126,7 +126,9 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       // mailboxes with a get posted on each; hypercube:10 measured 48 MB over the process's base.
                       // The logical platform's zone routes every pair of hosts: 8 bytes a pair (ring:1000,
                       // 4000, 8000 peak at 38, 218, 676 MB; a Dijkstra zone with its cache is as large)
-                      .memory = {16384, 4096, 8},
+                      // A platform file's hosts are all loaded: a cluster of 10^5 / 10^6 hosts (a host and
+                      // its two links each) peaks at 294 MB / 2.92 GB with ring:4 (issue 39, reproducer 6).
+                      .memory = {16384, 4096, 8, 2900},
                       // SimGrid 3.32 keeps an actor's comms in a std::list it walks at every comm's end: a
                       // message costs time in proportion to those its sender and receiver keep on their way
                       // (torus:8x8, best effort, 1 ms period; 44 / 124 / 204 / 244 a node: 1.4 / 4.3 / 28 /

@@ -52,21 +52,31 @@ void attach_runner(std::string_view name, std::function<RunResult(const EngineRu
 
 namespace {
 
-std::map<std::string, PlatformReader, std::less<>>& readers() {
-  static std::map<std::string, PlatformReader, std::less<>> r;
+struct PlatformFormat {
+  PlatformReader read;
+  PlatformHosts hosts;
+};
+
+std::map<std::string, PlatformFormat, std::less<>>& readers() {
+  static std::map<std::string, PlatformFormat, std::less<>> r;
   return r;
 }
 
 }  // namespace
 
-void attach_platform_reader(std::string_view name, PlatformReader read) {
+void attach_platform_reader(std::string_view name, PlatformReader read, PlatformHosts hosts) {
   if (find_engine(name) == nullptr) throw std::logic_error("no engine '" + std::string(name) + "' to attach a platform reader to");
-  readers()[std::string(name)] = std::move(read);
+  readers()[std::string(name)] = {std::move(read), std::move(hosts)};
 }
 
 const PlatformReader* platform_reader(std::string_view name) {
   const auto it = readers().find(name);
-  return it == readers().end() ? nullptr : &it->second;
+  return it == readers().end() ? nullptr : &it->second.read;
+}
+
+const PlatformHosts* platform_hosts(std::string_view name) {
+  const auto it = readers().find(name);
+  return it == readers().end() || !it->second.hosts ? nullptr : &it->second.hosts;
 }
 
 const EngineEntry* find_engine(std::string_view name) {

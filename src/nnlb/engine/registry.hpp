@@ -127,6 +127,9 @@ struct EngineEntry {
     // Per ordered pair of nodes, on the engine's own platform (no platform.file): a routing table
     // over every pair of hosts (SimGrid's zones are quadratic in their hosts).
     double per_pair = 0;
+    // Per host a platform file declares (platform.file): the engine loads every one of them,
+    // whatever the run uses.
+    double per_file_host = 0;
   } memory;
   // The most messages one node may keep on their way (0: any), for engines whose cost per message
   // grows with them: refused before the run from the programs' balancing period and the links'
@@ -158,14 +161,18 @@ struct PlatformFile {
 // Reads one: the host each node runs on, its speed, and each slot's route (latency, narrowest
 // bandwidth). InputError naming the file or the mapping when it cannot be used.
 using PlatformReader = std::function<Platform(const PlatformFile&, const Graph&)>;
+// The hosts a platform file declares, counted from its text for the memory estimate (0 when it
+// cannot tell: the reader then names what is wrong).
+using PlatformHosts = std::function<double(const std::string& path)>;
 
 void register_engine(EngineEntry entry);
 // Gives a registered engine its runner (a runtime that can run here).
 void attach_runner(std::string_view name, std::function<RunResult(const EngineRun&)> run);
-// Gives a registered engine its platform reader (where it can run).
-void attach_platform_reader(std::string_view name, PlatformReader read);
-// The reader of the engine `name`, or null.
+// Gives a registered engine its platform reader and host count (where it can run).
+void attach_platform_reader(std::string_view name, PlatformReader read, PlatformHosts hosts);
+// The reader of the engine `name`, or null; its host count, or null.
 const PlatformReader* platform_reader(std::string_view name);
+const PlatformHosts* platform_hosts(std::string_view name);
 const EngineEntry* find_engine(std::string_view name);
 const std::vector<EngineEntry>& engines();  // in registration order
 // Whether some engine names `key` as engine-specific.

@@ -10,6 +10,7 @@
 #include "nnlb/experiment/key_checks.hpp"
 #include "nnlb/experiment/p2p_run.hpp"
 #include "nnlb/experiment/run_options.hpp"
+#include "nnlb/experiment/run_platform.hpp"
 #include "nnlb/experiment/scenario_checks.hpp"
 #include "nnlb/experiment/task_run.hpp"
 #include "nnlb/spectral/spectrum.hpp"
@@ -46,6 +47,10 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
   if (cost.per_pair > 0 && !s.is_set("platform.file"))
     m.add("routing", "topology", smaller, cost.per_pair * size.nodes * size.nodes);
+  if (const PlatformHosts* hosts = engine != nullptr ? platform_hosts(engine->name) : nullptr;
+      hosts != nullptr && cost.per_file_host > 0 && s.is_set("platform.file"))
+    m.add("platform hosts", "platform.file", "use a platform file with fewer hosts",
+          cost.per_file_host * (*hosts)(platform_file_path(s).string()));
   if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
       s.number("async.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
     // A link holds what its sender sent within one latency: about a control and a data message

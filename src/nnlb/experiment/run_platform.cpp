@@ -31,9 +31,14 @@ Platform simgrid_platform(const Scenario& s, const Graph& g, std::uint64_t seed,
 
 // Where the nodes run: speeds and links from the platform.* keys, or a preset of Jeannot &
 // Vernier's networks, then a platform file's lines on top; or a SimGrid XML platform.
-Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
+std::filesystem::path platform_file_path(const Scenario& s) {
   std::filesystem::path file(s.is_set("platform.file") ? s.text("platform.file") : "");
-  if (file.is_relative() && !s.base_dir().empty()) file = std::filesystem::path(s.base_dir()) / file;
+  if (!file.empty() && file.is_relative() && !s.base_dir().empty()) file = std::filesystem::path(s.base_dir()) / file;
+  return file;
+}
+
+Platform make_platform(const Scenario& s, const Graph& g, std::uint64_t seed) {
+  const std::filesystem::path file = platform_file_path(s);
   const bool xml = file.extension() == ".xml";
   require(xml || s.is_default("simgrid.mapping"), s, "simgrid.mapping", "applies only with a SimGrid platform.file (.xml)");
   if (xml) return simgrid_platform(s, g, seed, file.string());

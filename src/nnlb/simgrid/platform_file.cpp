@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -109,14 +110,52 @@ void check_resources(const sg4::Engine& e, const std::string& path) {
 // max_zone_depth (SimGrid's parser recurses on both until the stack runs out).
 constexpr int max_zone_depth = 256;
 
-void check_structure(const std::filesystem::path& path, std::vector<std::filesystem::path>& including, const std::string& top) {
+// The value of attribute `name` in the element text `element`, or empty.
+std::string_view attribute(std::string_view element, std::string_view name) {
+  for (std::size_t at = element.find(name); at != std::string_view::npos; at = element.find(name, at + 1)) {
+    const std::size_t q = at + name.size();
+    if ((at > 0 && !std::isspace(static_cast<unsigned char>(element[at - 1]))) || q + 1 >= element.size() || element[q] != '=') continue;
+    const std::size_t close = element.find(element[q + 1], q + 2);
+    return close == std::string_view::npos ? std::string_view{} : element.substr(q + 2, close - q - 2);
+  }
+  return {};
+}
+
+// The hosts a radical names: "0-15,20" is 17 (a malformed part counts none; SimGrid names it).
+double radical_hosts(std::string_view radical) {
+  double hosts = 0;
+  for (std::size_t start = 0; start <= radical.size();) {
+    const std::size_t comma = std::min(radical.find(',', start), radical.size());
+    const std::string_view part = radical.substr(start, comma - start);
+    const std::size_t dash = part.find('-');
+    long long first = 0, last = 0;
+    const bool read = std::from_chars(part.data(), part.data() + std::min(dash, part.size()), first).ec == std::errc{};
+    if (read && dash == std::string_view::npos) hosts += 1;
+    else if (read && std::from_chars(part.data() + dash + 1, part.data() + part.size(), last).ec == std::errc{} && last >= first)
+      hosts += static_cast<double>(last - first) + 1;
+    start = comma + 1;
+  }
+  return hosts;
+}
+
+// Checks the structure of `path` and the files it includes; returns the hosts they declare.
+double check_structure(const std::filesystem::path& path, std::vector<std::filesystem::path>& including, const std::string& top) {
   std::ifstream in = open_input(path, "platform file");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   including.push_back(std::filesystem::weakly_canonical(path));
   int depth = 0;
+  double hosts = 0;
+  const auto named = [](std::string_view tag, std::string_view name) {
+    return tag.starts_with(name) && (tag.size() == name.size() || std::isspace(static_cast<unsigned char>(tag[name.size()])));
+  };
   for (std::size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1)) {
     const std::string_view tag = std::string_view(text).substr(at + 1, 8);
-    if (tag.starts_with("zone") && (tag.size() < 5 || std::isspace(static_cast<unsigned char>(tag[4])) || tag[4] == '>')) {
+    if (named(tag, "host")) {
+      ++hosts;
+    } else if (named(tag, "cluster") || named(tag, "cabinet")) {
+      const std::size_t end = std::min(text.find('>', at), text.size());
+      hosts += radical_hosts(attribute(std::string_view(text).substr(at, end - at), "radical"));
+    } else if (tag.starts_with("zone") && (tag.size() < 5 || std::isspace(static_cast<unsigned char>(tag[4])) || tag[4] == '>')) {
       const std::size_t end = text.find('>', at);
       if (end != std::string::npos && text[end - 1] != '/' && ++depth > max_zone_depth)
         throw InputError({}, "platform.file", top + ": zones nested deeper than " + std::to_string(max_zone_depth) + " (in " + path.string() + ")");
@@ -133,10 +172,11 @@ void check_structure(const std::filesystem::path& path, std::vector<std::filesys
       const auto canonical = std::filesystem::weakly_canonical(file);
       if (std::find(including.begin(), including.end(), canonical) != including.end())
         throw InputError({}, "platform.file", top + ": " + path.string() + " includes " + file.string() + ", which is already being included (a cycle)");
-      check_structure(file, including, top);
+      hosts += check_structure(file, including, top);
     }
   }
   including.pop_back();
+  return hosts;
 }
 
 // In the child: the file loaded, the nodes mapped, their speeds and routes.
@@ -180,6 +220,15 @@ Platform read_here(const PlatformFile& f, const Graph& g) {
 }
 
 }  // namespace
+
+double simgrid_platform_hosts(const std::string& path) {
+  try {
+    std::vector<std::filesystem::path> including;
+    return check_structure(path, including, path);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
 
 Platform read_simgrid_platform(const PlatformFile& f, const Graph& g) {
   std::vector<std::filesystem::path> including;

@@ -16,4 +16,9 @@ namespace nnlb {
 // lacks, too few lines).
 Platform read_simgrid_platform(const PlatformFile& file, const Graph& g);
 
+// The hosts `path` and the files it includes declare: <host> elements and the radicals of
+// <cluster> and <cabinet> elements ("0-15,20": 17), read from the text, without SimGrid; 0 when
+// the file cannot be read (read_simgrid_platform names the cause).
+double simgrid_platform_hosts(const std::string& path);
+
 }  // namespace nnlb
