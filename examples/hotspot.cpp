@@ -8,7 +8,8 @@
 //
 //   mpiexec -np 4 hotspot [n=32] [iterations=100] [--policy best-effort|bt|fos] [--no-balance]
 //                         [--locality] [--arrivals free|wait|collective] [--unit us=5]
-//                         [--most-in-flight cells]
+//                         [--most-in-flight cells] [--owners]
+//   mpiexec -np 4 hotspot_zoltan [n] [iterations] --zoltan rcb|hsfc [--every N=10]
 //
 // --arrivals: free (balance() only: cells on their way miss iterations), wait (balance() then
 // wait_arrivals(): markers between neighbours) or collective (balance_and_wait()). --locality:
@@ -20,17 +21,28 @@
 // moved and those that arrived only in finish(). The check: every cell ends on one rank with its
 // own data, having been computed once per iteration it was held; with --most-in-flight, at most
 // that many cells in flight on average (the SMPI test's check of its settings).
+//
+// --owners: after balancing, each rank looks up where the cells next to its own are now
+// (Balancer::owners, the addresses of a halo exchange), checks every answer against the owners
+// gathered for the halo count, and prints the cost per call and per cell looked up.
+// hotspot_zoltan (built when Trilinos' Zoltan is found): --zoltan repartitions the cells by
+// Zoltan's RCB or HSFC on their coordinates every N iterations (the next iteration's costs as
+// weights, as the balancer is told), instead of nnlb's balancing.
 #include <mpi.h>
 
 #include <nnlb/mpi/balancer.hpp>
 #include <nnlb/mpi/guarded_main.hpp>
 #include <nnlb/mpi/policies.hpp>
+#ifdef NNLB_EXAMPLE_ZOLTAN
+#include "zoltan_repartition.hpp"
+#endif
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -73,12 +85,18 @@ double cost(std::uint64_t id, int it, std::uint64_t n) {
 int run(int argc, char** argv) {
   std::uint64_t n = 32;
   int iterations = 100, positional = 0;
-  bool balancing = true, locality = false;
-  std::string policy = "best-effort", arrivals = "wait";
+  bool balancing = true, locality = false, lookups = false;
+  std::string policy = "best-effort", arrivals = "wait", zoltan;
   double unit = 5e-6, most_in_flight = -1;
+  int every = 10;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--no-balance") balancing = false;
+    else if (arg == "--owners") lookups = true;
+#ifdef NNLB_EXAMPLE_ZOLTAN
+    else if (arg == "--zoltan" && a + 1 < argc) zoltan = argv[++a], balancing = false;
+    else if (arg == "--every" && a + 1 < argc) every = std::stoi(argv[++a]);
+#endif
     else if (arg == "--locality") locality = true;
     else if (arg == "--policy" && a + 1 < argc) policy = argv[++a];
     else if (arg == "--arrivals" && a + 1 < argc) arrivals = argv[++a];
@@ -90,6 +108,8 @@ int run(int argc, char** argv) {
   if (arrivals != "free" && arrivals != "wait" && arrivals != "collective")
     throw std::invalid_argument("--arrivals " + arrivals + " (free, wait or collective)");
   if (n < 4) throw std::invalid_argument("a grid of " + std::to_string(n) + " cells a side (at least 4)");
+  if (every < 1) throw std::invalid_argument("--every " + std::to_string(every) + " (at least 1)");
+  if (lookups && !zoltan.empty()) throw std::invalid_argument("--owners asks the balancer, which Zoltan's runs do not use");
   calibrate();
   int size = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -111,25 +131,65 @@ int run(int argc, char** argv) {
     MPI_Cart_rank(grid, at, &owner);
     if (owner != rank) continue;
     data.put(id, {id, 0});
-    lb.add(id, cost(id, 0, n));
+    if (zoltan.empty()) lb.add(id, cost(id, 0, n));
   }
+  // The cells held here: the balancer's, or (Zoltan) those whose data is here.
+  const auto held = [&] {
+    if (zoltan.empty()) return lb.items();
+    std::vector<nnlb::ItemId> ids;
+    for (const auto& [id, cell] : data.all()) ids.push_back(id);
+    return ids;
+  };
+  std::uint64_t moved = 0;
+#ifdef NNLB_EXAMPLE_ZOLTAN
+  int next = 0;  // the iteration whose costs Zoltan balances
+  std::unique_ptr<ZoltanRepartition<Cell>> repartition;
+  if (!zoltan.empty())
+    repartition = std::make_unique<ZoltanRepartition<Cell>>(
+        grid, zoltan, data, [n](nnlb::ItemId id) { return std::array<double, 2>{static_cast<double>(id % n), static_cast<double>(id / n)}; },
+        [&next, n](nnlb::ItemId id) { return cost(id, next, n); });
+#endif
 
-  double busiest = 0, mean = 0, halo = 0, in_flight = 0, slowest = 0;
+  double busiest = 0, mean = 0, halo = 0, in_flight = 0, slowest = 0, looked_up = 0;
+  std::vector<double> lookup_times;  // per iteration, the slowest rank's
+  std::uint64_t wrong_owners = 0;
   std::vector<int> owner(n * n);
   lb.start();
   for (int it = 0; it < iterations; ++it) {
     const double t0 = MPI_Wtime();
     double work = 0;
-    for (nnlb::ItemId id : lb.items()) {
+    for (nnlb::ItemId id : held()) {
       const double c = cost(id, it, n);
       spin(c * unit);
       work += c;
       ++data.at(id).computed;
-      lb.set_weight(id, cost(id, it + 1, n));  // the cost of the next iteration, as measured now
+      if (zoltan.empty()) lb.set_weight(id, cost(id, it + 1, n));  // the cost of the next iteration, as measured now
     }
     if (balancing && arrivals == "collective") lb.balance_and_wait();
     else if (balancing) lb.balance();
     if (balancing && arrivals == "wait") lb.wait_arrivals();
+#ifdef NNLB_EXAMPLE_ZOLTAN
+    if (repartition && (it + 1) % every == 0) next = it + 1, moved += static_cast<std::uint64_t>(repartition->run());
+#endif
+    // The halo exchange's addresses: the owners of the cells next to this rank's.
+    std::vector<nnlb::ItemId> ghosts;
+    std::vector<int> ghost_owners;
+    if (lookups) {
+      for (nnlb::ItemId id : lb.items()) {
+        const std::uint64_t x = id % n, y = id / n;
+        for (const nnlb::ItemId near : {x > 0 ? id - 1 : id, x + 1 < n ? id + 1 : id, y > 0 ? id - n : id, y + 1 < n ? id + n : id})
+          if (!lb.holds(near)) ghosts.push_back(near);
+      }
+      std::sort(ghosts.begin(), ghosts.end());
+      ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+      MPI_Barrier(grid);  // timed from a common start: the call's cost, not the ranks' skew
+      const double l0 = MPI_Wtime();
+      ghost_owners = lb.owners(ghosts);
+      double took = MPI_Wtime() - l0, cells = static_cast<double>(ghosts.size());
+      MPI_Allreduce(MPI_IN_PLACE, &took, 1, MPI_DOUBLE, MPI_MAX, grid);
+      MPI_Allreduce(MPI_IN_PLACE, &cells, 1, MPI_DOUBLE, MPI_SUM, grid);
+      lookup_times.push_back(took), looked_up += cells;
+    }
     // Measured, not timed: the slowest rank's time in this iteration, the work, the owners of the
     // cells and from them the halo. The reductions keep the ranks in step, as a halo exchange would.
     double most[2] = {work, MPI_Wtime() - t0}, sum = work;
@@ -137,8 +197,9 @@ int run(int argc, char** argv) {
     MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_DOUBLE, MPI_SUM, grid);
     busiest += most[0], mean += sum / size, slowest += most[1];
     std::fill(owner.begin(), owner.end(), 0);
-    for (nnlb::ItemId id : lb.items()) owner[id] = rank + 1;
+    for (nnlb::ItemId id : held()) owner[id] = rank + 1;
     MPI_Allreduce(MPI_IN_PLACE, owner.data(), static_cast<int>(owner.size()), MPI_INT, MPI_MAX, grid);
+    for (std::size_t k = 0; k < ghosts.size(); ++k) wrong_owners += ghost_owners[k] != owner[ghosts[k]] - 1;
     std::uint64_t surface = 0, away = 0;
     for (std::uint64_t id = 0; id < n * n; ++id) {
       const std::uint64_t x = id % n, y = id / n;
@@ -150,23 +211,35 @@ int run(int argc, char** argv) {
     halo += static_cast<double>(surface), in_flight += static_cast<double>(away);
   }
   const nnlb::mpi::Record record = lb.finish();
-  // Every cell on one rank (finish() checked), with its own data; the iterations it was computed in.
-  std::uint64_t counts[4] = {record.departed, record.late, 0, 0};  // moved, late, computed, wrong
-  for (nnlb::ItemId id : lb.items()) counts[2] += data.at(id).computed, counts[3] += data.at(id).id != id;
-  counts[3] += data.size() != lb.items().size();
-  MPI_Allreduce(MPI_IN_PLACE, counts, 4, MPI_UINT64_T, MPI_SUM, grid);
-  int status = counts[3] == 0 ? 0 : 1;
+  // Every cell on exactly one rank, with its own data; the iterations it was computed in.
+  std::uint64_t counts[5] = {moved + record.departed, record.late, 0, 0, wrong_owners};  // moved, late, computed, wrong, wrong owners
+  std::vector<int> holders(n * n, 0);
+  for (nnlb::ItemId id : held()) counts[2] += data.at(id).computed, counts[3] += data.at(id).id != id, ++holders[id];
+  counts[3] += data.size() != held().size();
+  MPI_Allreduce(MPI_IN_PLACE, holders.data(), static_cast<int>(holders.size()), MPI_INT, MPI_SUM, grid);
+  for (int h : holders) counts[3] += rank == 0 && h != 1;
+  MPI_Allreduce(MPI_IN_PLACE, counts, 5, MPI_UINT64_T, MPI_SUM, grid);
+  int status = counts[3] == 0 && counts[4] == 0 ? 0 : 1;
   if (rank == 0) {
-    std::printf("hotspot: %llu x %llu cells, %d iterations, %d ranks (%d x %d), %s%s, arrivals %s\n", static_cast<unsigned long long>(n),
-                static_cast<unsigned long long>(n), iterations, size, extent[0], extent[1], balancing ? policy.c_str() : "no balancing",
-                locality ? " with locality" : "", balancing ? arrivals.c_str() : "-");
+    const std::string variant = !zoltan.empty() ? "Zoltan " + zoltan + " every " + std::to_string(every) + " iterations"
+                                : balancing     ? policy + (locality ? " with locality" : "")
+                                                : "no balancing";
+    std::printf("hotspot: %llu x %llu cells, %d iterations, %d ranks (%d x %d), %s, arrivals %s\n", static_cast<unsigned long long>(n),
+                static_cast<unsigned long long>(n), iterations, size, extent[0], extent[1], variant.c_str(), balancing ? arrivals.c_str() : "-");
     std::printf("  time per iteration %.3f ms, work imbalance %.3f, halo %.1f cells, in flight %.2f cells (means)\n", slowest / iterations * 1e3,
                 busiest / mean, halo / iterations, in_flight / iterations);
     std::printf("  cells moved %llu, arrived only in finish() %llu, cell-iterations missed on the way %llu of %llu\n",
                 static_cast<unsigned long long>(counts[0]), static_cast<unsigned long long>(counts[1]),
                 static_cast<unsigned long long>(n * n * static_cast<std::uint64_t>(iterations) - counts[2]),
                 static_cast<unsigned long long>(n * n * static_cast<std::uint64_t>(iterations)));
-    if (status != 0) std::fprintf(stderr, "hotspot: %llu cells with data not their own\n", static_cast<unsigned long long>(counts[3]));
+    if (lookups && iterations > 0) {
+      std::sort(lookup_times.begin(), lookup_times.end());
+      const double call = lookup_times[lookup_times.size() / 2], cells = looked_up / iterations;
+      std::printf("  owner lookups: %.1f cells a call (all ranks), %.1f us a call (the slowest rank, median), %.3f us a cell; %llu wrong\n",
+                  cells, call * 1e6, cells > 0 ? call / cells * size * 1e6 : 0.0, static_cast<unsigned long long>(counts[4]));
+    }
+    if (counts[4] != 0) std::fprintf(stderr, "hotspot: %llu owners looked up wrong\n", static_cast<unsigned long long>(counts[4]));
+    if (counts[3] != 0) std::fprintf(stderr, "hotspot: %llu cells not on exactly one rank with their own data\n", static_cast<unsigned long long>(counts[3]));
     if (most_in_flight >= 0 && in_flight / iterations > most_in_flight) {
       std::fprintf(stderr, "hotspot: %.2f cells in flight on average, more than %g\n", in_flight / iterations, most_in_flight);
       status = 1;

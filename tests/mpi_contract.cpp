@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <set>
 #include <optional>
 
@@ -624,6 +625,104 @@ TEST(Balancer, LocalityKeepsRegionsCompact) {
   }
   EXPECT_LE(surface[1], 3 * n) << "a straight boundary has 2 n";
   EXPECT_LT(2 * surface[1], surface[0]);
+  MPI_Comm_free(&two);
+}
+
+// Where is item X now (Balancer::owners, issue 41): every rank asks where every item is (and one
+// never added); each answer is the rank that holds it, after free-running steps that leave items
+// on their way (owners() lets them arrive first), after removals (none) and an item added on the
+// last rank.
+TEST(Balancer, OwnersFollowTheItems) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mpi::Balancer lb(MPI_COMM_WORLD, line_of_ranks(rank, size));
+  const ItemId items = 20 * static_cast<ItemId>(size);
+  if (rank == 0)
+    for (ItemId id = 0; id < items; ++id) lb.add(id, 1.0 + static_cast<double>(id % 3));
+  std::vector<ItemId> asked(items + 1);
+  std::iota(asked.begin(), asked.end(), ItemId{0});
+  const auto check = [&](const std::string& when) {
+    const std::vector<int> answer = lb.owners(asked);
+    std::vector<int> holder(asked.size(), 0);  // rank + 1, 0 for none
+    for (ItemId id : lb.items()) holder[id] = rank + 1;
+    MPI_Allreduce(MPI_IN_PLACE, holder.data(), static_cast<int>(holder.size()), MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    ASSERT_EQ(answer.size(), asked.size());
+    int wrong = 0, away = 0;
+    for (std::size_t k = 0; k < asked.size(); ++k) wrong += answer[k] != holder[k] - 1, away += holder[k] > 1;
+    EXPECT_EQ(wrong, 0) << when;
+    EXPECT_GT(away, 0) << when << ": nothing moved, nothing to look up";
+  };
+  for (int k = 0; k < 3 * size; ++k) lb.balance();
+  check("after free-running steps");
+  for (ItemId id : lb.items())
+    if (id % 4 == 0) lb.remove(id);
+  if (rank == size - 1) lb.add(items, 5.0);
+  for (int k = 0; k < 3 * size; ++k) lb.balance();
+  check("after removals and an addition");
+  const mpi::Record r = lb.finish();
+  EXPECT_GT(r.summary.load_moved, 0);
+}
+
+// Several weights per item (Options::criteria, issue 41): rank 0 holds 20 items of compute 1 and
+// memory 0 (ids 0-19) and 20 of compute 1 and memory 3 (ids 20-39), rank 1 20 of compute 1 and
+// memory 0. Balancing compute alone moves 10 equal items, the lowest ids (heaviest_fit's tie
+// rule), and leaves all the memory on rank 0; with each criterion's factor 1 / its total, best
+// effort balances both, 30 / 30. The weights and the data travel with the items.
+TEST(Balancer, SeveralWeightsPerItemBalanceEachCriterion) {
+  MPI_Comm two = first_ranks(2);
+  if (two == MPI_COMM_NULL) return;
+  int rank = 0;
+  MPI_Comm_rank(two, &rank);
+  const auto weights_of = [](ItemId id) { return std::vector<double>{1.0, id >= 20 && id < 40 ? 3.0 : 0.0}; };
+  std::vector<ItemId> mine;  // rank 0: 0..39, rank 1: 100..119
+  for (ItemId k = 0; k < (rank == 0 ? 40u : 20u); ++k) mine.push_back(rank == 0 ? k : 100 + k);
+  double totals[2] = {0, 0};
+  for (ItemId id : mine) totals[0] += weights_of(id)[0], totals[1] += weights_of(id)[1];
+  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_DOUBLE, MPI_SUM, two);
+  ASSERT_EQ(totals[0], 60);
+  ASSERT_EQ(totals[1], 60);
+  for (const bool several : {false, true}) {
+    mpi::Options o;
+    // 1 / each total, times 60: a common scale changes nothing, and whole weights add up exactly.
+    if (several) o.criteria = {60 / totals[0], 60 / totals[1]};
+    mpi::Balancer lb(two, {1 - rank}, o);
+    mpi::ItemStore<std::uint64_t> data;
+    lb.set_payloads(&data);
+    for (ItemId id : mine) {
+      data.put(id, id * 3);
+      if (several) lb.add(id, weights_of(id));
+      else lb.add(id, weights_of(id)[0]);
+    }
+    for (int k = 0; k < 10; ++k) lb.balance_and_wait();
+    double loads[4] = {0, 0, 0, 0};  // compute and memory, rank 0 then rank 1
+    int wrong = 0;
+    for (ItemId id : lb.items())
+      loads[2 * rank] += weights_of(id)[0], loads[2 * rank + 1] += weights_of(id)[1], wrong += data.at(id) != id * 3;
+    if (several) {
+      EXPECT_EQ(lb.loads(), (std::vector<double>{loads[2 * rank], loads[2 * rank + 1]}));
+    }
+    MPI_Allreduce(MPI_IN_PLACE, loads, 4, MPI_DOUBLE, MPI_SUM, two);
+    EXPECT_EQ(wrong, 0);
+    EXPECT_LE(std::abs(loads[0] - loads[2]), 2) << "compute " << loads[0] << " / " << loads[2];
+    if (several) {
+      EXPECT_LE(std::abs(loads[1] - loads[3]), 6) << "memory " << loads[1] << " / " << loads[3];
+    } else {
+      EXPECT_GE(std::abs(loads[1] - loads[3]), 30) << "memory " << loads[1] << " / " << loads[3];
+    }
+    if (several) {
+      EXPECT_THROW(lb.add(1000, 1.0), std::invalid_argument);
+      EXPECT_THROW(lb.add(1000, std::vector<double>{1.0}), std::invalid_argument);
+      EXPECT_THROW(lb.add(1000, std::vector<double>{1.0, -1.0}), std::invalid_argument);
+      // set_weight acts on the first criterion (the compute time).
+      const std::vector<double> before = lb.loads();
+      lb.set_weight(lb.items().front(), 3.0);
+      EXPECT_DOUBLE_EQ(lb.loads()[0], before[0] + 2);
+      EXPECT_DOUBLE_EQ(lb.loads()[1], before[1]);
+    }
+    const mpi::Record r = lb.finish();
+    EXPECT_EQ(r.summary.max_conservation_error, 0);
+  }
   MPI_Comm_free(&two);
 }
 

@@ -14,6 +14,7 @@
 #include "nnlb/engine/core/balance.hpp"
 #include "nnlb/engine/core/summary.hpp"
 #include "nnlb/mpi/gather.hpp"
+#include "nnlb/mpi/owner_directory.hpp"
 #include "nnlb/mpi/trace_log.hpp"
 #include "nnlb/metrics/load_stats.hpp"
 #include "nnlb/policy/best_effort.hpp"
@@ -31,6 +32,12 @@ class Balancer::Payloads final : public ItemPayloads {
   explicit Payloads(Balancer& b) : b_(b) {}
   void pack(ItemId item, std::vector<std::byte>& out) override {
     if (user != nullptr) user->pack(item, out);
+    if (!b_.options_.criteria.empty()) {  // the item's weights follow its data
+      const auto w = b_.weights_.extract(item);
+      if (w.empty()) throw std::logic_error("nnlb::mpi: item " + std::to_string(item) + " leaves without its weights");
+      const auto bytes = std::as_bytes(std::span<const double>(w.mapped()));
+      out.insert(out.end(), bytes.begin(), bytes.end());
+    }
     b_.here_.erase(item);
     ++departed;
     if (b_.options_.moves) lists.exported.push_back(item);
@@ -41,6 +48,15 @@ class Balancer::Payloads final : public ItemPayloads {
       throw std::invalid_argument("nnlb::mpi: item " + std::to_string(item) + " arrived at rank " + std::to_string(b_.rank_) +
                                   ", which holds an item " + std::to_string(item) +
                                   " already: the id was added on two ranks (ids must be unique over all ranks)");
+    if (const std::size_t n = b_.options_.criteria.size(); n > 0) {
+      if (bytes.size() < n * sizeof(double))
+        throw ProtocolError("nnlb::mpi: item " + std::to_string(item) + " arrived without its " + std::to_string(n) + " weights");
+      std::vector<double> w(n);
+      std::memcpy(w.data(), bytes.data() + bytes.size() - n * sizeof(double), n * sizeof(double));
+      b_.weights_[item] = std::move(w);
+      bytes = bytes.first(bytes.size() - n * sizeof(double));
+    }
+    b_.directory_->came(item);
     if (user != nullptr) user->unpack(item, bytes);
     ++arrived;
     if (b_.options_.moves) lists.imported.push_back(item);
@@ -146,6 +162,8 @@ Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
       throw std::invalid_argument("nnlb::mpi: speed_band " + std::to_string(options_.speed_band) + " (must be >= 0)");
     if (!(options_.threshold >= 0 && options_.threshold < 1))
       throw std::invalid_argument("nnlb::mpi: threshold " + std::to_string(options_.threshold) + " (must be in [0, 1))");
+    for (const double f : options_.criteria)
+      if (!(f >= 0 && std::isfinite(f))) throw std::invalid_argument("nnlb::mpi: a criterion's factor of " + std::to_string(f) + " (must be >= 0)");
     if (options_.piece_bytes < 1024 || options_.piece_bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
       throw std::invalid_argument("nnlb::mpi: piece_bytes " + std::to_string(options_.piece_bytes) + " (must be 1024 .. 2^31 - 1)");
     AsyncBalancerOptions a;
@@ -180,6 +198,7 @@ Balancer::Balancer(MPI_Comm comm, std::vector<int> neighbours, Options options)
   const int mine = static_cast<int>(neighbours_.size());
   MPI_Allgather(&mine, 1, MPI_INT, degree.data(), 1, MPI_INT, comm_);
   payloads_ = std::make_unique<Payloads>(*this);
+  directory_ = std::make_unique<OwnerDirectory>(comm_);
   if (!options_.trace.empty()) trace_ = std::make_unique<TraceLog>();
   RankNodeSetup s;
   s.comm = comm_;
@@ -203,18 +222,68 @@ Balancer::~Balancer() {
 }
 
 void Balancer::add(ItemId id, double weight) {
+  if (!options_.criteria.empty())
+    throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " added with one weight, and Options::criteria asks for " +
+                                std::to_string(options_.criteria.size()) + " (add(id, weights))");
+  insert(id, weight);
+}
+
+void Balancer::insert(ItemId id, double weight) {
   if (!(weight >= 0 && std::isfinite(weight))) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " weighs " + std::to_string(weight));
   if (holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is already here");
   node_->state().add({id, weight, 0});
   here_.insert(id);
+  directory_->came(id);
   registered_ += weight;
   magnitude_ += weight;
   if (trace_) trace_->record(TraceLog::Kind::add, trace_time(), id, weight);
 }
 
+void Balancer::add(ItemId id, const std::vector<double>& weights) {
+  insert(id, combined(id, weights));
+  weights_[id] = weights;
+}
+
+void Balancer::set_weights(ItemId id, const std::vector<double>& weights) {
+  const double w = combined(id, weights);
+  assign(id, w);
+  weights_[id] = weights;
+}
+
+std::vector<double> Balancer::loads() const {
+  std::vector<double> out(options_.criteria.size());
+  for (const auto& [id, w] : weights_)
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] += w[k];
+  return out;
+}
+
+// The one number the policies balance: the weights, checked, each times its criterion's factor.
+double Balancer::combined(ItemId id, const std::vector<double>& weights) const {
+  if (options_.criteria.empty()) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " has several weights and Options::criteria is empty");
+  if (weights.size() != options_.criteria.size())
+    throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " has " + std::to_string(weights.size()) + " weights, and Options::criteria " +
+                                std::to_string(options_.criteria.size()));
+  double sum = 0;
+  for (std::size_t k = 0; k < weights.size(); ++k) {
+    if (!(weights[k] >= 0 && std::isfinite(weights[k])))
+      throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " weighs " + std::to_string(weights[k]) + " in criterion " + std::to_string(k));
+    sum += options_.criteria[k] * weights[k];
+  }
+  return sum;
+}
+
 double Balancer::trace_time() const { return started_ ? MPI_Wtime() - started_at_ : 0.0; }
 
 void Balancer::set_weight(ItemId id, double weight) {
+  if (options_.criteria.empty()) return assign(id, weight);
+  const auto it = weights_.find(id);
+  if (it == weights_.end()) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
+  std::vector<double> w = it->second;
+  w[0] = weight;
+  set_weights(id, w);
+}
+
+void Balancer::assign(ItemId id, double weight) {
   if (!(weight >= 0 && std::isfinite(weight))) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " weighs " + std::to_string(weight));
   if (!holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
   if (trace_) trace_->record(TraceLog::Kind::weight, trace_time(), id, weight);
@@ -235,8 +304,18 @@ void Balancer::set_weight(ItemId id, double weight) {
 }
 
 void Balancer::measured(double seconds) {
-  const double total = load();
   if (!(seconds >= 0 && std::isfinite(seconds))) throw std::invalid_argument("nnlb::mpi: measured " + std::to_string(seconds) + " s");
+  if (!options_.criteria.empty()) {  // the first criterion, the compute time
+    const double first = loads()[0];
+    if (first <= 0) return;
+    for (auto& [id, w] : weights_) {
+      std::vector<double> scaled = w;
+      scaled[0] *= seconds / first;
+      set_weights(id, scaled);
+    }
+    return;
+  }
+  const double total = load();
   if (total <= 0) return;
   const double factor = seconds / total;
   Holdings& h = node_->state();
@@ -270,7 +349,7 @@ void Balancer::measure(ItemId id, double seconds) {
   if (!holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
   const auto p = pinned_.find(id);
   const Holdings& h = node_->state();
-  const double w = p != pinned_.end() ? p->second : h.items[h.position(id)].weight;
+  const double w = !options_.criteria.empty() ? weights_.at(id)[0] : p != pinned_.end() ? p->second : h.items[h.position(id)].weight;
   set_weight(id, w + options_.smoothing * (seconds - w));
 }
 
@@ -297,6 +376,8 @@ void Balancer::unpin(ItemId id) {
 void Balancer::remove(ItemId id) {
   if (!holds(id)) throw std::invalid_argument("nnlb::mpi: item " + std::to_string(id) + " is not here");
   if (trace_) trace_->record(TraceLog::Kind::remove, trace_time(), id);
+  weights_.erase(id);
+  directory_->removed(id);
   Holdings& h = node_->state();
   if (const auto p = pinned_.find(id); p != pinned_.end()) {
     h.load -= p->second;
@@ -399,6 +480,14 @@ void Balancer::balance_and_wait() {
   balance();
   node_->drain(1, "balance_and_wait()");
   node_->renotify();  // the program takes what came (its data channel), reports wait for its next step
+}
+
+std::vector<int> Balancer::owners(std::span<const ItemId> ids) {
+  if (finished_) throw std::logic_error("nnlb::mpi: owners() after finish()");
+  start();
+  node_->drain(3, "owners()");
+  node_->renotify();  // the program takes what came, as after balance_and_wait()
+  return directory_->owners(ids, [this](ItemId id) { return holds(id); });
 }
 
 void Balancer::wait_arrivals() {

@@ -54,6 +54,7 @@ class AsyncBalancer;
 namespace nnlb::mpi {
 
 class TraceLog;
+class OwnerDirectory;
 
 // What a rank throws when it receives a message on the balancer's communicator that nnlb's
 // protocol cannot have sent (wire.hpp). End the job then with MPI_Abort from that rank.
@@ -97,6 +98,13 @@ struct Options {
   double smoothing = 0.1;
   double speed_band = 0.1;
   double threshold = 0;
+  // Several weights per item (issue 41: compute, memory, ...): one factor per criterion, each
+  // item then added with add(id, weights) (as many weights as factors). The policies balance one
+  // number per item, the sum of its weights each times its factor: with each factor 1 / the
+  // criterion's total over all ranks, every criterion counts equally (Zoltan's multi-criteria
+  // 1-norm). The weights travel with the item; loads() gives this rank's per criterion. Empty:
+  // one weight per item.
+  std::vector<double> criteria;
   // Locality (mpi/locality.hpp): an item's position (2-D or 3-D coordinates, the unused ones 0,
   // or a position on a space-filling curve as the first). With it, each rank tells its
   // neighbours the centre of its items at each step in which it changed, and the choice of items
@@ -139,6 +147,11 @@ class Balancer {
   // --- the application's items on this rank ---
   void add(ItemId id, double weight);        // a new item here (ids unique over all ranks)
   void set_weight(ItemId id, double weight); // a new estimate or measurement of its cost
+  // With Options::criteria: an item's weights, one per criterion. set_weight, measure and
+  // measured then act on the first (the compute time).
+  void add(ItemId id, const std::vector<double>& weights);
+  void set_weights(ItemId id, const std::vector<double>& weights);
+  std::vector<double> loads() const;         // this rank's items' weights per criterion
   // Scales this rank's weights so that they sum to `seconds` (its last iteration, measured).
   void measured(double seconds);
   // This rank's speed C_i (weight computed per second; 1 on every rank until set), for policies
@@ -198,6 +211,11 @@ class Balancer {
   // wait_arrivals() is balance_and_wait() at the cost of a message latency. A rank waiting for a
   // neighbour that called finish() instead throws std::logic_error naming it.
   void wait_arrivals();
+  // Collective: the rank that holds each of `ids` now (-1, OwnerDirectory::nobody: none), for
+  // addressing the application's messages about items after they moved (a halo exchange).
+  // Items on their way arrive first, as in balance_and_wait(); then a distributed directory,
+  // updated as items move, answers (mpi/owner_directory.hpp: two MPI_Alltoallv).
+  std::vector<int> owners(std::span<const ItemId> ids);
   // Collective: no new decision; every item in flight arrives; the record, on every rank.
   // ConservationError when an item is lost, doubled or its weight changed on the way.
   Record finish();
@@ -223,6 +241,11 @@ class Balancer {
   std::unique_ptr<RankNode> node_;
   std::unordered_map<ItemId, double> pinned_;
   std::unordered_set<ItemId> here_;  // every item held here, pinned ones too
+  std::unordered_map<ItemId, std::vector<double>> weights_;  // with Options::criteria: every item's here
+  std::unique_ptr<OwnerDirectory> directory_;
+  void insert(ItemId id, double weight);  // add(), with the weight the policies balance
+  void assign(ItemId id, double weight);  // set_weight(), the same
+  double combined(ItemId id, const std::vector<double>& weights) const;
   double registered_ = 0;  // weight added less weight removed, and changes of weight, here
   double magnitude_ = 0;   // the sum of the magnitudes of every term summed into registered_
   Estimate speed_estimate_;

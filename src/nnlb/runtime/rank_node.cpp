@@ -170,7 +170,7 @@ void RankNode::drain(std::uint32_t call, const char* name) {
     if (all[3] * static_cast<std::uint64_t>(size) != all[2] * all[2])
       throw std::logic_error("nnlb::mpi: " + std::string(name) + " is collective: rank " + std::to_string(self_) +
                              " is in it while other ranks are in another collective call of the balancer (every rank must "
-                             "call balance_and_wait() and finish() alike, in the same order)");
+                             "call balance_and_wait(), owners() and finish() alike, in the same order)");
     if (all[0] == all[1]) break;
     if (setup_.shared_processor) {
       const timespec pause{0, 50'000};
