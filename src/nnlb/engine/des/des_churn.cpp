@@ -45,7 +45,7 @@ void DesRun::leave(NodeId i) {
   hand_over(i);
   // Messages waiting in its mailboxes go back to their senders.
   for (std::size_t c = 0; c < channel_count; ++c) {
-    const std::vector<Wire> waiting = mailboxes_[i].box[c].release();
+    const std::vector<Wire> waiting = mail_.release(mailbox(i, static_cast<Channel>(c)));
     held_ -= waiting.size();
     for (const Wire& w : waiting) bounce(i, static_cast<Channel>(c), w);
   }
@@ -106,7 +106,7 @@ void DesRun::erase_port(NodeId i, Port p) {
 void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
   if (i > driver_.size() || (i < driver_.size() && driver_.alive(i)))
     throw InputError({}, "changes", "node " + std::to_string(i) + " cannot join: it is in the graph, or not the next new id");
-  if (i == driver_.size()) mailboxes_.emplace_back();
+  if (i == driver_.size()) mail_.add_boxes(channel_count);
   driver_.join(i, now_).born = queue_.pushed();
   for (NodeId j : peers) {
     if (j >= driver_.size() || !driver_.alive(j) || j == i)

@@ -20,7 +20,7 @@
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
-#include "nnlb/engine/des/mailbox.hpp"
+#include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -80,11 +80,9 @@ struct Wire {
 };
 static_assert(sizeof(Wire) == 56);
 
-// A node's mailboxes, kept apart from the rest of its state: senders touch only these.
-struct Mailboxes {
-  Mailbox<Wire> box[channel_count];
-  Mailbox<Wire>& operator[](Channel c) { return box[static_cast<std::size_t>(c)]; }
-};
+// Node i's mailbox of a channel in the run's MailStore, kept apart from the nodes' state: senders
+// touch only the store.
+inline std::size_t mailbox(NodeId i, Channel c) { return std::size_t{i} * channel_count + static_cast<std::size_t>(c); }
 
 // Where a pooled message goes: its receiver and channel, and whether it is still on its way.
 struct Route {
@@ -130,7 +128,7 @@ class DesRun {
         ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
-    mailboxes_.resize(g.num_nodes());
+    mail_.add_boxes(std::size_t{g.num_nodes()} * channel_count);
     const bool colored = usable_coloring(program, coloring, g.num_slots());
     for (NodeId i = 0; i < g.num_nodes(); ++i) {
       Ports& ports = driver_.node(i).ports;
@@ -220,12 +218,12 @@ class DesRun {
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    Mailbox<Wire>& box = mailboxes_[i][channel];
+    const std::size_t box = mailbox(i, channel);
     taken_items_.clear();
-    if (taken_.size() < box.size()) taken_.resize(box.size());
+    if (taken_.size() < mail_.size(box)) taken_.resize(mail_.size(box));
     DesNode& n = driver_.node(i);
     std::size_t got = 0;
-    box.take_if([&](const Wire& w) {
+    mail_.take_if(box, [&](const Wire& w) {
       if (w.arrival > now_) return false;  // still on the wire
       const Port port = dynamic_ ? resolve_port(i, w.from, w.port) : w.port;
       std::uint32_t count = 0;
@@ -323,7 +321,7 @@ class DesRun {
   // A message into node `to`'s mailbox (delivered, or stamped with its arrival on a silent channel).
   void deposit(NodeId to, Channel channel, const Wire& w) {
     hold();
-    mailboxes_[to][channel].put(w);
+    mail_.put(mailbox(to, channel), w);
   }
   // One more message held (on a wire or in a mailbox): the model's own memory (docs/benchmarks.md).
   void hold() { held_peak_ = std::max(held_peak_, ++held_); }
@@ -374,9 +372,7 @@ class DesRun {
   void for_each_wire(F&& f) const {
     for (std::size_t m = 0; m < wires_.size(); ++m)
       if (routes_[m].live) f(wires_[m]);
-    for (const Mailboxes& m : mailboxes_)
-      for (const Mailbox<Wire>& box : m.box)
-        for (const Wire& w : box) f(w);
+    for (std::size_t b = 0; b < mail_.boxes(); ++b) mail_.for_each(b, f);
   }
 
   // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
@@ -459,7 +455,7 @@ class DesRun {
   const std::vector<GraphChange>& changes_;
   Driver<DesNode> driver_;
   bool notify_[channel_count] = {};
-  std::vector<Mailboxes> mailboxes_;
+  MailStore<Wire> mail_;  // every node's mailboxes (mailbox())
   Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
   std::vector<Route> routes_;                  // where each goes
