@@ -1,10 +1,11 @@
 #pragma once
 // Every mailbox of a run in one store (issue 37): a mailbox is a chain of chunks drawn from one
 // pool, so a run's memory follows the messages it holds now, not every mailbox's largest burst
-// (the messages a run holds are most of a large run's memory, docs/benchmarks.md). A chunk is 512
-// bytes on a cache-line boundary: as many records as fit beside the index of the next chunk. A
-// mailbox keeps its records in the order they were put; a take reads its chunks in order and
-// gives back those it empties.
+// (the messages a run holds are most of a large run's memory, docs/benchmarks.md). A chunk is at
+// most 512 bytes of records on a cache-line boundary; the chain's links are kept apart, 4 bytes a
+// chunk, so that they stay in cache and a take asks for all its chunks at once instead of one
+// miss after the other. A mailbox keeps its records in the order they were put; a take reads its
+// chunks in order and gives back those it empties.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -19,7 +20,7 @@ class MailStore {
 
  public:
   static constexpr std::size_t chunk_bytes = 512;
-  static constexpr std::uint32_t per_chunk = (chunk_bytes - sizeof(std::uint32_t)) / sizeof(Record);
+  static constexpr std::uint32_t per_chunk = chunk_bytes / sizeof(Record);
   static_assert(per_chunk >= 1, "a record larger than a chunk");
 
   explicit MailStore(std::size_t boxes = 0) : boxes_(boxes) {}
@@ -37,7 +38,7 @@ class MailStore {
     if (k == 0) {
       const std::uint32_t c = new_chunk();
       if (box.size == 0) box.head = c;
-      else chunk(box.tail).next = c;
+      else next_[box.tail] = c;
       box.tail = c;
     }
     chunk(box.tail).records[k] = r;
@@ -50,15 +51,17 @@ class MailStore {
   std::uint32_t take_if(std::size_t b, Take&& take) {
     Box& box = boxes_[b];
     if (box.size == 0) return 0;
-    Chunk* read = &chunk(box.head);
-    Chunk* write = read;
-    std::uint32_t last = box.head, r = 0, w = 0, kept = 0;
+    for (std::uint32_t c = box.head; c != none; c = next_[c])
+      for (std::size_t line = 0; line < sizeof(Chunk); line += 64) __builtin_prefetch(reinterpret_cast<const char*>(&chunk(c)) + line);
+    std::uint32_t rc = box.head, wc = box.head, r = 0, w = 0, kept = 0;
+    Record* read = chunk(rc).records;
+    Record* write = read;
     for (std::uint32_t n = 0; n < box.size; ++n, ++r) {
-      if (r == per_chunk) read = &chunk(read->next), r = 0;
-      Record& record = read->records[r];
+      if (r == per_chunk) rc = next_[rc], read = chunk(rc).records, r = 0;
+      Record& record = read[r];
       if (take(record)) continue;
-      if (w == per_chunk) last = write->next, write = &chunk(last), w = 0;
-      if (write != read || w != r) write->records[w] = record;
+      if (w == per_chunk) wc = next_[wc], write = chunk(wc).records, w = 0;
+      if (write != read || w != r) write[w] = record;
       ++w, ++kept;
     }
     const std::uint32_t taken = box.size - kept;
@@ -66,9 +69,9 @@ class MailStore {
       free_chain(box.head);
       box.head = box.tail = none;
     } else {
-      free_chain(write->next);
-      write->next = none;
-      box.tail = last;
+      free_chain(next_[wc]);
+      next_[wc] = none;
+      box.tail = wc;
     }
     box.size = kept;
     return taken;
@@ -80,7 +83,7 @@ class MailStore {
     const Box& box = boxes_[b];
     std::uint32_t c = box.head, k = 0;
     for (std::uint32_t n = 0; n < box.size; ++n, ++k) {
-      if (k == per_chunk) c = chunk(c).next, k = 0;
+      if (k == per_chunk) c = next_[c], k = 0;
       f(chunk(c).records[k]);
     }
   }
@@ -100,7 +103,6 @@ class MailStore {
   };
   struct alignas(64) Chunk {
     Record records[per_chunk];
-    std::uint32_t next = none;
   };
   static_assert(sizeof(Chunk) <= chunk_bytes);
   static constexpr std::uint32_t block_chunks = 256;  // chunks are made 128 KiB at a time and never move
@@ -116,18 +118,20 @@ class MailStore {
     } else {
       c = made_++;
       if (c % block_chunks == 0) blocks_.push_back(std::make_unique<Chunk[]>(block_chunks));
+      next_.push_back(none);
     }
-    chunk(c).next = none;
+    next_[c] = none;
     return c;
   }
 
   // Chunk c and those after it go back to the pool.
   void free_chain(std::uint32_t c) {
-    while (c != none) free_.push_back(c), c = chunk(c).next;
+    while (c != none) free_.push_back(c), c = next_[c];
   }
 
   std::vector<Box> boxes_;
   std::vector<std::unique_ptr<Chunk[]>> blocks_;
+  std::vector<std::uint32_t> next_;  // per chunk: the next of its mailbox
   std::vector<std::uint32_t> free_;  // chunks not in use, the last freed first
   std::uint32_t made_ = 0;
 };
