@@ -82,8 +82,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_program = "async",
                       .items = true,
                       .provides = program_capabilities,
-                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 55.6 and 474 MiB peak at
-                      // hypercube:12 and :16 against estimates of 57 and 475 MiB.
+                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 55.6, 474 and 2,097 MiB peak
+                      // at hypercube:12, :16 and :18 against estimates of 57, 475 and 1,997 MiB.
                       .memory = {.per_node = 256, .per_slot = 288, .per_message = 56, .per_run = 36 << 20},
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
