@@ -6,7 +6,7 @@
 # held (on a wire or in a mailbox, not yet taken).
 #   bench/scale.sh [build=build] [dims="12 16"] [max_memory=22G]
 # The sizes are dims="12 16 18 20" (20: about 25 minutes and 20 GB before the compact
-# layout; do not run it on a shared machine).
+# layout, estimated at 8.5 GiB with it; do not run it on a shared machine).
 set -euo pipefail
 build=${1:-build} dims=${2:-"12 16"} max_memory=${3:-22G}
 out=$(mktemp -d)

@@ -82,7 +82,9 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_program = "async",
                       .items = true,
                       .provides = program_capabilities,
-                      .memory = {512, 512},
+                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 55.6, 474 and 2,097 MiB peak
+                      // at hypercube:12, :16 and :18 against estimates of 57, 475 and 1,997 MiB.
+                      .memory = {.per_node = 256, .per_slot = 288, .per_message = 56, .per_run = 36 << 20},
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
                                   "load.trace", "load.trace_choice", "load.trace_steps"},
@@ -128,7 +130,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       // 4000, 8000 peak at 38, 218, 676 MB; a Dijkstra zone with its cache is as large)
                       // A platform file's hosts are all loaded: a cluster of 10^5 / 10^6 hosts (a host and
                       // its two links each) peaks at 294 MB / 2.92 GB with ring:4 (issue 39, reproducer 6).
-                      .memory = {16384, 4096, 8, 2900},
+                      .memory = {.per_node = 16384, .per_slot = 4096, .per_pair = 8, .per_file_host = 2900},
                       // SimGrid 3.32 keeps an actor's comms in a std::list it walks at every comm's end: a
                       // message costs time in proportion to those its sender and receiver keep on their way
                       // (torus:8x8, best effort, 1 ms period; 44 / 124 / 204 / 244 a node: 1.4 / 4.3 / 28 /

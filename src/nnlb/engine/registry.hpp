@@ -120,8 +120,8 @@ struct EngineEntry {
   // Bytes it holds per node and per slot (directed edge) besides the graph, for the memory
   // estimate made before a run (experiment/run_memory.cpp): loads, flows, colours and the
   // policy's state on sync; agents, their knowledge and mailboxes on the program engines. Peaks
-  // measured with GNU time stay below the estimates, e.g. ade on hypercube:20 (sync) 0.66 GB of
-  // 0.72, complete:1000 on des 0.47 GB of 0.52.
+  // measured with GNU time stay below the estimates or near them, e.g. ade on hypercube:20 (sync)
+  // 0.66 GB of 0.72; on des the estimate follows bench/scale.sh's peaks (builtin_engines.cpp).
   struct Cost {
     double per_node = 0, per_slot = 0;
     // Per ordered pair of nodes, on the engine's own platform (no platform.file): a routing table
@@ -130,6 +130,10 @@ struct EngineEntry {
     // Per host a platform file declares (platform.file): the engine loads every one of them,
     // whatever the run uses.
     double per_file_host = 0;
+    // A message on its way or waiting to be taken, on engines in simulated seconds.
+    double per_message = 64;
+    // Once a run, whatever its size: the process's libraries and allocator.
+    double per_run = 0;
   } memory;
   // The most messages one node may keep on their way (0: any), for engines whose cost per message
   // grows with them: refused before the run from the programs' balancing period and the links'

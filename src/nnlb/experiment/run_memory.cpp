@@ -44,7 +44,7 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   }
   // Node programs: agents and mailboxes (and on simgrid actors).
   const EngineEntry::Cost cost = running_engine(s).memory;
-  m.add("engine", "topology", smaller, cost.per_node * size.nodes + cost.per_slot * size.slots());
+  m.add("engine", "topology", smaller, cost.per_run + cost.per_node * size.nodes + cost.per_slot * size.slots());
   if (cost.per_pair > 0 && !s.is_set("platform.file"))
     m.add("routing", "topology", smaller, cost.per_pair * size.nodes * size.nodes);
   if (const PlatformHosts* hosts = engine != nullptr ? platform_hosts(engine->name) : nullptr;
@@ -54,11 +54,11 @@ MemoryEstimate run_memory(const Scenario& s, const TopologySize& size, const Mem
   if (engine != nullptr && engine->time == TimeModel::simulated_seconds && !is_task_algorithm(s.text("algorithm")) &&
       s.number("async.lb_period") > 0) {  // (a period <= 0 is refused on engines that read it)
     // A link holds what its sender sent within one latency: about a control and a data message
-    // (64 bytes each) a balancing period.
+    // a balancing period.
     const double on_a_link = std::min(s.number("platform.latency"), s.number("stop.time")) / s.number("async.lb_period") + 1;
     m.add("messages in flight", "platform.latency",
           "a link holds platform.latency / async.lb_period messages at once: use a shorter latency or a longer period",
-          2 * 64 * on_a_link * static_cast<double>(size.slots()));
+          2 * cost.per_message * on_a_link * static_cast<double>(size.slots()));
   }
   double samples = 0;
   if (des) {

@@ -37,7 +37,7 @@ class AsyncAgent final : public Agent {
 
   void start(Context& ctx) override {
     edges_.assign(ctx.degree(), EdgeState{});
-    speeds_.start(ctx);
+    speeds_.start(ctx, policy_);
     if (opt_.detection != Detection::off) detection_.start(ctx, opt_.detection == Detection::continuous);
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
     if (opt_.initial_knowledge) {
@@ -191,7 +191,7 @@ class AsyncAgent final : public Agent {
     double load = held(ctx) - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
     const auto transfers = decide_transfers(
         policy_, ctx, load, steps_++, opt_.colors, memory_, [&](Port p) { return edges_[p].known; },
-        [&](Port p) { return edges_[p].last_flow; }, &speeds_);
+        [&](Port p) { return edges_[p].last_flow; }, speeds_.active() ? &speeds_ : nullptr);
     for (EdgeState& e : edges_) e.last_flow = 0;
     for (const Transfer& t : transfers) {
       double amount = std::min(t.amount, load);

@@ -15,7 +15,7 @@ void SpeedReports::receive(const Message& m) {
 }
 
 void SpeedReports::announce(Context& ctx, const Policy& policy, double control_bytes) {
-  if (!policy.reported_delta(1, {})) return;  // a policy without a delta (the hot path of every other one)
+  if (!active_) return;  // a policy without a delta (the hot path of every other one)
   speeds_.clear();
   const auto infos = ctx.neighbors();
   for (Port p = 0; p < neighbors_.size(); ++p) speeds_.push_back(speed(p, infos[p].speed));

@@ -6,7 +6,7 @@
 // then compute the same M_r,ij = min(delta_i, delta_j) C_r,ij from what they heard. A change of
 // C_i changes the neighbours' deltas, which they tell at their next step: static speeds settle
 // after two steps, as the negotiation's two exchanges. One control message per neighbour and
-// change; a policy without a delta (every other one) sends nothing.
+// change; a policy without a delta (every other one) sends nothing and keeps nothing per port.
 #include <cstdint>
 #include <vector>
 
@@ -17,7 +17,13 @@ namespace nnlb {
 
 class SpeedReports {
  public:
-  void start(Context& ctx) { neighbors_.assign(ctx.degree(), {}); }
+  void start(Context& ctx, const Policy& policy) {
+    active_ = policy.reported_delta(1, {}).has_value();
+    if (active_) neighbors_.assign(ctx.degree(), {});
+  }
+  // Whether the policy reports a delta: otherwise nothing is ever heard, and a step reads the
+  // speeds of set-up.
+  bool active() const { return active_; }
   bool handles(const Message& m) const;
   void receive(const Message& m);
   // Before a step: tells every neighbour C_i and delta_i if the policy has one and either changed.
@@ -27,10 +33,13 @@ class SpeedReports {
   double speed(Port p, double set_up) const { return neighbors_[p].speed > 0 ? neighbors_[p].speed : set_up; }
   double delta(Port p) const { return neighbors_[p].delta; }
   void neighbor_added(Port p) {
+    if (!active_) return;
     neighbors_.insert(neighbors_.begin() + p, Heard{});
     told_speed_ = 0;  // the newcomer has heard nothing yet: tell everyone again
   }
-  void neighbor_removed(Port p) { neighbors_.erase(neighbors_.begin() + p); }
+  void neighbor_removed(Port p) {
+    if (active_) neighbors_.erase(neighbors_.begin() + p);
+  }
 
  private:
   struct Heard {
@@ -39,6 +48,7 @@ class SpeedReports {
   std::vector<Heard> neighbors_;
   std::vector<double> speeds_;  // scratch
   double told_speed_ = 0, told_delta_ = 0;
+  bool active_ = false;
 };
 
 }  // namespace nnlb

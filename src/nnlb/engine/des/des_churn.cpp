@@ -12,16 +12,15 @@ namespace nnlb::des {
 
 // A message for node `gone`, which left, returns to its sender (or, if that one left too, goes
 // to the first live node), so no load or item is lost. It carries only what it carried.
-void DesRun::bounce(NodeId gone, Wire w) {
-  if (w.msg.load <= 0 && w.items == no_items) return;  // information only: lost with the node
-  NodeId to = w.msg.from;
+void DesRun::bounce(NodeId gone, Channel channel, Wire w) {
+  if (w.load <= 0 && w.items == no_items) return;  // information only: lost with the node
+  NodeId to = w.from;
   if (!driver_.alive(to)) to = first_alive();
-  w.msg.from = gone;
-  w.msg.port = no_port;
+  w.from = gone;
+  w.port = no_port;
   w.arrival = now_;
-  const auto c = static_cast<std::size_t>(w.channel);
-  deposit(to, w);
-  if (notify_[c]) call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
+  deposit(to, channel, w);
+  if (notify_[static_cast<std::size_t>(channel)]) call(to, [&](Agent& a) { a.arrived(ctx_, channel); });
 }
 
 NodeId DesRun::first_alive() const {
@@ -46,10 +45,9 @@ void DesRun::leave(NodeId i) {
   hand_over(i);
   // Messages waiting in its mailboxes go back to their senders.
   for (std::size_t c = 0; c < channel_count; ++c) {
-    std::vector<Wire> waiting;
-    waiting.swap(mailboxes_[i].box[c]);
+    const std::vector<Wire> waiting = mail_.release(mailbox(i, static_cast<Channel>(c)));
     held_ -= waiting.size();
-    for (const Wire& w : waiting) bounce(i, w);
+    for (const Wire& w : waiting) bounce(i, static_cast<Channel>(c), w);
   }
   for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
   driver_.leave(i);
@@ -67,10 +65,9 @@ void DesRun::hand_over(NodeId i) {
     NodeId to = i;
     while (to == i || !driver_.alive(to)) to = static_cast<NodeId>(handover_rng_.below(driver_.size()));
     driver_.tally().sent(Channel::data, now_, n.load, items);
-    const Wire w{Message{no_port, i, handover_tag, static_cast<std::uint32_t>(items.size()), n.load, {}}, now_,
-                 items.empty() ? no_items : store_items(items), Channel::data};
+    const Wire w{now_, n.load, {}, no_port, i, handover_tag, items.empty() ? no_items : store_items(items)};
     n.load = 0;
-    deposit(to, w);
+    deposit(to, Channel::data, w);
     if (notify_[static_cast<std::size_t>(Channel::data)]) call(to, [&](Agent& a) { a.arrived(ctx_, Channel::data); });
     return;
   }
@@ -87,8 +84,8 @@ void DesRun::hand_over(NodeId i) {
 
 // Removes the link on node i's port p at both ends; the neighbour hears of it.
 void DesRun::unlink(NodeId i, Port p) {
-  const NodeId peer = driver_.node(i).ports.out[p].to;
-  const Port back = driver_.node(i).ports.out[p].back;
+  const NodeId peer = driver_.node(i).ports.to(p);
+  const Port back = driver_.node(i).ports.back[p];
   erase_port(i, p);
   erase_port(peer, back);
   call(peer, [&](Agent& a) { a.neighbor_removed(ctx_, back); });
@@ -100,17 +97,16 @@ void DesRun::erase_port(NodeId i, Port p) {
   Ports& ports = driver_.node(i).ports;
   ports.erase(p);
   for (Port q = 0; q < ports.size(); ++q) {
-    const OutLink& link = ports.out[q];
-    Ports& peer = driver_.node(link.to).ports;
-    if (q >= p) peer.out[link.back].back = q;
-    peer.info[link.back].degree = ports.size();
+    Ports& peer = driver_.node(ports.to(q)).ports;
+    if (q >= p) peer.back[ports.back[q]] = q;
+    peer.info[ports.back[q]].degree = ports.size();
   }
 }
 
 void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
   if (i > driver_.size() || (i < driver_.size() && driver_.alive(i)))
     throw InputError({}, "changes", "node " + std::to_string(i) + " cannot join: it is in the graph, or not the next new id");
-  if (i == driver_.size()) mailboxes_.emplace_back();
+  if (i == driver_.size()) mail_.add_boxes(channel_count);
   driver_.join(i, now_).born = queue_.pushed();
   for (NodeId j : peers) {
     if (j >= driver_.size() || !driver_.alive(j) || j == i)
@@ -125,8 +121,8 @@ void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
   for (Port p = 0; p < degree(i); ++p) {
     const NodeId j = driver_.node(i).ports.info[p].id;
     driver_.node(i).ports.info[p].degree = degree(j);
-    Ports& theirs = driver_.node(j).ports;
-    for (const OutLink& link : theirs.out) driver_.node(link.to).ports.info[link.back].degree = degree(j);
+    const Ports& theirs = driver_.node(j).ports;
+    for (Port q = 0; q < theirs.size(); ++q) driver_.node(theirs.to(q)).ports.info[theirs.back[q]].degree = degree(j);
   }
   driver_.node(i).agent = program_.make_agent(i);
   for (NodeId j : peers) call(j, [&](Agent& a) { a.neighbor_added(ctx_, static_cast<Port>(degree(j) - 1)); });

@@ -39,14 +39,9 @@ void DesRun::reweigh_everywhere(std::span<const Item> changes) {
     n.item_weight += d, delta += d;
     if (n.execution.item) delta += reweigh(std::span<Item>(&*n.execution.item, 1), to);
   }
-  auto on_wire = [&](const Wire& w) {
+  for_each_wire([&](const Wire& w) {
     if (w.items != no_items) delta += reweigh(item_store_[w.items], to);
-  };
-  for (std::size_t m = 0; m < wires_.size(); ++m)
-    if (live_[m]) on_wire(wires_[m]);
-  for (const Mailboxes& m : mailboxes_)
-    for (const auto& box : m.box)
-      for (const Wire& w : box) on_wire(w);
+  });
   driver_.ledger().reweigh(delta);
 }
 

@@ -20,6 +20,7 @@
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/event_queue.hpp"
 #include "nnlb/engine/des/links.hpp"
+#include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -28,64 +29,66 @@ namespace nnlb::des {
 // Event kinds; timers encode their tag as first_timer + tag. The driver's wake-up is an event too.
 enum EventKind : std::uint32_t { wake_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
 
-// The sending end of a link: the wire towards the peer and the peer's port of the link. 32
-// bytes, read on every send.
-struct OutLink {
-  LinkDirection wire;
-  NodeId to = 0;
-  Port back = 0;
-};
-static_assert(sizeof(OutLink) == 32);
-
-// A node's links: what it knows of each neighbour (Context::neighbors) and how to reach it.
+// A node's links: what it knows of each neighbour (Context::neighbors, where a send also reads
+// the peer, the latency and the bandwidth), when the wire towards it is free again, and the peer's
+// port of the link. 60 bytes a port.
 struct Ports {
   std::vector<NeighborInfo> info;
-  std::vector<OutLink> out;
+  std::vector<double> free_at;
+  std::vector<Port> back;
   std::vector<double> control_free_at;  // the control lane's wire: only when control has a lane of its own
-  std::uint32_t size() const { return static_cast<std::uint32_t>(out.size()); }
+  std::uint32_t size() const { return static_cast<std::uint32_t>(info.size()); }
+  NodeId to(Port p) const { return info[p].id; }
   void reserve(std::size_t degree, bool control_lane) {
-    info.reserve(degree), out.reserve(degree);
+    info.reserve(degree), free_at.reserve(degree), back.reserve(degree);
     if (control_lane) control_free_at.reserve(degree);
   }
-  void push_back(const NeighborInfo& i, Port back, double free, bool control_lane) {
-    info.push_back(i), out.push_back({{i.latency, i.bandwidth, free}, i.id, back});
+  void push_back(const NeighborInfo& i, Port peer_port, double free, bool control_lane) {
+    info.push_back(i), free_at.push_back(free), back.push_back(peer_port);
     if (control_lane) control_free_at.push_back(free);
   }
   void erase(Port p) {
-    info.erase(info.begin() + p), out.erase(out.begin() + p);
+    info.erase(info.begin() + p), free_at.erase(free_at.begin() + p), back.erase(back.begin() + p);
     if (!control_free_at.empty()) control_free_at.erase(control_free_at.begin() + p);
   }
   // Sends `bytes` towards port p at `now` on the shared lane or the control lane; returns the
   // arrival time.
   double deliver(Port p, double now, double bytes, bool control_lane) {
-    if (!control_lane) [[likely]]
-      return out[p].wire.deliver(now, bytes);
-    LinkDirection lane{out[p].wire.latency, out[p].wire.bandwidth, control_free_at[p]};
-    const double arrival = lane.deliver(now, bytes);
-    control_free_at[p] = lane.free_at;
+    double& free = control_lane ? control_free_at[p] : free_at[p];
+    LinkDirection wire{info[p].latency, info[p].bandwidth, free};
+    const double arrival = wire.deliver(now, bytes);
+    free = wire.free_at;
     return arrival;
   }
 };
 
 inline constexpr std::uint32_t no_items = std::numeric_limits<std::uint32_t>::max();
 
-// A message on a wire, or in its receiver's mailbox not yet taken. Messages of a silent channel
-// go straight into the receiver's mailbox, stamped with their arrival time; those of a notifying
-// channel wait in the engine's pool for their arrival event. One cache line: sending is the
-// engine's hottest path.
+// A message on a wire, or in its receiver's mailbox not yet taken: what the receiver's Message
+// needs, without what its mailbox implies (the channel) or the item store holds (the item
+// count). Messages of a silent channel go straight into the receiver's mailbox, stamped with
+// their arrival time; those of a notifying channel wait in the engine's pool for their arrival
+// event. 56 bytes: the messages a run holds are most of a large run's memory.
 struct Wire {
-  Message msg;  // msg.port: the receiver's port when it was sent
   double arrival = 0;
+  double load = 0;
+  std::array<double, 3> value{};
+  Port port = no_port;  // the receiver's port when it was sent
+  NodeId from = 0;
+  std::uint32_t tag = 0;
   std::uint32_t items = no_items;  // index of the items it carries in the item store
-  Channel channel = Channel::control;
 };
-static_assert(sizeof(Wire) == 64);
+static_assert(sizeof(Wire) == 56);
 
-// A node's mailboxes, kept apart from the rest of its state: senders touch only these.
-struct Mailboxes {
-  std::vector<Wire> box[channel_count];  // oldest first
+// Node i's mailbox of a channel in the run's MailStore, kept apart from the nodes' state: senders
+// touch only the store.
+inline std::size_t mailbox(NodeId i, Channel c) { return std::size_t{i} * channel_count + static_cast<std::size_t>(c); }
 
-  void put(const Wire& w) { box[static_cast<std::size_t>(w.channel)].push_back(w); }
+// Where a pooled message goes: its receiver and channel, and whether it is still on its way.
+struct Route {
+  NodeId to = 0;
+  Channel channel = Channel::control;
+  bool live = false;
 };
 
 // The core's node, with this engine's links.
@@ -125,7 +128,7 @@ class DesRun {
         ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
-    mailboxes_.resize(g.num_nodes());
+    mail_.add_boxes(std::size_t{g.num_nodes()} * channel_count);
     const bool colored = usable_coloring(program, coloring, g.num_slots());
     for (NodeId i = 0; i < g.num_nodes(); ++i) {
       Ports& ports = driver_.node(i).ports;
@@ -186,14 +189,7 @@ class DesRun {
   bool quiet() const { return queue_.size() == 1 && next_change_ == changes_.size(); }
   // Every message on a live wire or in a mailbox (delivered or not).
   void count_in_flight(Ledger::Count& c) const {
-    auto on_wire = [&](const Wire& w) {
-      c.in_flight(w.msg.load, w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{});
-    };
-    for (std::size_t m = 0; m < wires_.size(); ++m)
-      if (live_[m]) on_wire(wires_[m]);
-    for (const Mailboxes& m : mailboxes_)
-      for (const auto& box : m.box)
-        for (const Wire& w : box) on_wire(w);
+    for_each_wire([&](const Wire& w) { c.in_flight(w.load, items_of(w)); });
   }
 
   // --- the Context of the bound node ---------------------------------------------------------
@@ -217,36 +213,30 @@ class DesRun {
     driver_.tally().sent_plain(channel, values.size());
     const bool own_lane = opt_.separate_control && channel == Channel::control;
     Ports& ports = driver_.node(i).ports;
-    for (Port p = 0; p < values.size(); ++p) {
-      const OutLink& link = ports.out[p];
-      post(link.to, {Message{link.back, i, tag, 0, 0.0, values[p]}, ports.deliver(p, now_, bytes, own_lane), no_items, channel});
-    }
+    for (Port p = 0; p < values.size(); ++p)
+      post(ports.to(p), channel, {ports.deliver(p, now_, bytes, own_lane), 0.0, values[p], ports.back[p], i, tag, no_items});
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    const auto c = static_cast<std::size_t>(channel);
-    auto& box = mailboxes_[i].box[c];
+    const std::size_t box = mailbox(i, channel);
     taken_items_.clear();
-    if (taken_.size() < box.size()) taken_.resize(box.size());
+    if (taken_.size() < mail_.size(box)) taken_.resize(mail_.size(box));
     DesNode& n = driver_.node(i);
-    std::size_t kept = 0, got = 0;
-    for (std::size_t k = 0; k < box.size(); ++k) {
-      Wire& w = box[k];
-      if (w.arrival > now_) {  // still on the wire
-        if (kept != k) box[kept] = w;
-        ++kept;
-        continue;
-      }
-      if (dynamic_) w.msg.port = resolve_port(i, w.msg.from, w.msg.port);
+    std::size_t got = 0;
+    mail_.take_if(box, [&](const Wire& w) {
+      if (w.arrival > now_) return false;  // still on the wire
+      const Port port = dynamic_ ? resolve_port(i, w.from, w.port) : w.port;
+      std::uint32_t count = 0;
       if (w.items == no_items) [[likely]] {
-        n.load += w.msg.load;
+        n.load += w.load;
       } else {
-        credit(n, w.msg.load, item_store_[w.items], taken_items_);
+        count = static_cast<std::uint32_t>(item_store_[w.items].size());
+        credit(n, w.load, item_store_[w.items], taken_items_);
         free_items(w.items);
       }
-      taken_[got++] = w.msg;
-    }
-    box.resize(kept);
+      taken_[got++] = Message{port, w.from, w.tag, count, w.load, w.value};
+      return true;
+    });
     held_ -= got;
     return {taken_.data(), got};
   }
@@ -290,30 +280,28 @@ class DesRun {
       ship_faulty(i, p, channel, tag, value, bytes, load, items);
       return;
     }
-    post(out_of(i, p), wire(i, p, channel, tag, value, bytes, load, items));
+    post(out_of(i, p), channel, wire(i, p, channel, tag, value, bytes, load, items));
   }
 
-  NodeId out_of(NodeId i, Port p) const { return driver_.node(i).ports.out[p].to; }
+  NodeId out_of(NodeId i, Port p) const { return driver_.node(i).ports.to(p); }
 
   // The message record of a send, on the wire of port p from now on.
   [[gnu::always_inline]] Wire wire(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             double load, std::span<const Item> items) {
     Ports& out = driver_.node(i).ports;
     const double arrival = out.deliver(p, now_, bytes, opt_.separate_control && channel == Channel::control);
-    return {Message{out.out[p].back, i, tag, static_cast<std::uint32_t>(items.size()), load, value}, arrival,
-            items.empty() ? no_items : store_items(items), channel};
+    return {arrival, load, value, out.back[p], i, tag, items.empty() ? no_items : store_items(items)};
   }
 
   // Into the receiver's mailbox (silent channel) or the pool, with an arrival event.
-  [[gnu::always_inline]] void post(NodeId to, const Wire& w) {
-    const auto c = static_cast<std::size_t>(w.channel);
-    if (!notify_[c]) {
-      deposit(to, w);
+  [[gnu::always_inline]] void post(NodeId to, Channel channel, const Wire& w) {
+    if (!notify_[static_cast<std::size_t>(channel)]) {
+      deposit(to, channel, w);
       return;
     }
     const std::uint32_t m = new_wire();
     wires_[m] = w;
-    wire_to_[m] = to;
+    routes_[m] = {to, channel, true};
     queue_.push(w.arrival, arrival_event, m);
   }
 
@@ -323,17 +311,17 @@ class DesRun {
     const Fault f = driver_.fault(load, !items.empty());
     if (f.lost) return;
     Wire w = wire(i, p, channel, tag, value, bytes, load * f.factor, items);
-    post(out_of(i, p), w);
+    post(out_of(i, p), channel, w);
     if (f.copies == 2) {
       if (w.items != no_items) w.items = store_items(items);
-      post(out_of(i, p), w);
+      post(out_of(i, p), channel, w);
     }
   }
 
   // A message into node `to`'s mailbox (delivered, or stamped with its arrival on a silent channel).
-  void deposit(NodeId to, const Wire& w) {
+  void deposit(NodeId to, Channel channel, const Wire& w) {
     hold();
-    mailboxes_[to].put(w);
+    mail_.put(mailbox(to, channel), w);
   }
   // One more message held (on a wire or in a mailbox): the model's own memory (docs/benchmarks.md).
   void hold() { held_peak_ = std::max(held_peak_, ++held_); }
@@ -342,13 +330,11 @@ class DesRun {
     hold();
     if (free_wires_.empty()) {
       wires_.emplace_back();
-      wire_to_.push_back(0);
-      live_.push_back(1);
+      routes_.emplace_back();
       return static_cast<std::uint32_t>(wires_.size() - 1);
     }
     const std::uint32_t m = free_wires_.back();
     free_wires_.pop_back();
-    live_[m] = 1;
     return m;
   }
 
@@ -372,8 +358,21 @@ class DesRun {
 
   void release(std::uint32_t m) {
     --held_;
-    live_[m] = 0;
+    routes_[m].live = false;
     free_wires_.push_back(m);
+  }
+
+  // The items a message carries (none for most).
+  std::span<const Item> items_of(const Wire& w) const {
+    return w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{};
+  }
+
+  // Visits every message on a live wire or in a mailbox (delivered or not).
+  template <class F>
+  void for_each_wire(F&& f) const {
+    for (std::size_t m = 0; m < wires_.size(); ++m)
+      if (routes_[m].live) f(wires_[m]);
+    for (std::size_t b = 0; b < mail_.boxes(); ++b) mail_.for_each(b, f);
   }
 
   // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
@@ -389,19 +388,19 @@ class DesRun {
   // started after the message was sent, `sent`) sends it back.
   void arrive(std::uint32_t m, std::uint64_t sent) {
     const Wire w = wires_[m];
-    const NodeId to = wire_to_[m];
+    const Route r = routes_[m];
     release(m);
-    if (!driver_.alive(to) || sent < driver_.node(to).born) {
-      bounce(to, w);
+    if (!driver_.alive(r.to) || sent < driver_.node(r.to).born) {
+      bounce(r.to, r.channel, w);
       return;
     }
-    deposit(to, w);
-    call(to, [&](Agent& a) { a.arrived(ctx_, w.channel); });
+    deposit(r.to, r.channel, w);
+    call(r.to, [&](Agent& a) { a.arrived(ctx_, r.channel); });
   }
 
   // A message for node `gone`, which left, returns to its sender (or, if that one left too, goes
   // to the first live node), so no load or item is lost. It carries only what it carried.
-  void bounce(NodeId gone, Wire w);
+  void bounce(NodeId gone, Channel channel, Wire w);
 
   NodeId first_alive() const;
 
@@ -456,11 +455,10 @@ class DesRun {
   const std::vector<GraphChange>& changes_;
   Driver<DesNode> driver_;
   bool notify_[channel_count] = {};
-  std::vector<Mailboxes> mailboxes_;
+  MailStore<Wire> mail_;  // every node's mailboxes (mailbox())
   Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
-  std::vector<NodeId> wire_to_;                // their receivers
-  std::vector<char> live_;                     // per pooled wire: on its way
+  std::vector<Route> routes_;                  // where each goes
   std::vector<std::uint32_t> free_wires_;
   std::vector<std::vector<Item>> item_store_;  // the items of messages that carry some
   std::vector<std::uint32_t> free_item_lists_;
