@@ -10,6 +10,7 @@
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/mail_store.hpp"
+#include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/programs/async_balancer.hpp"
 #include "support.hpp"
 
@@ -127,6 +128,46 @@ TEST(DesStore, TheRecountFindsADroppedAndADuplicatedMessage) {
     FaultInjection f;
     (fault == 0 ? f.drop_every : f.duplicate_every) = 5;
     EXPECT_THROW(waiting_run(f), ConservationError) << (fault == 0 ? "dropped" : "duplicated");
+  }
+}
+
+// Ports derived from the graph and the platform (des::GraphPorts, a graph that does not change)
+// and ports kept per node (des::NodePorts, used when nodes leave or join) give the same run: the
+// same neighbour facts, wires and peer ports. A join listed after the run's end makes the run keep
+// its ports per node without changing it. Heterogeneous speeds and links, a control lane of its
+// own, items, and a matching policy that reads the edges' colours.
+TEST(DesStore, PortsFromTheGraphRunAsPortsKeptPerNode) {
+  const Topology t = make_topology("hypercube:4", 1);
+  const EdgeColoring colors = edge_coloring_for(t);
+  const auto slots = t.graph.num_slots();
+  Platform platform{{}, {}, {}};
+  for (NodeId i = 0; i < 16; ++i) platform.speed.push_back(1e9 * (1 + i % 3));
+  for (Slot s = 0; s < slots; ++s)  // delays of the order of the balancing period
+    platform.latency.push_back(1e-4 * static_cast<double>(1 + s % 5)), platform.bandwidth.push_back(1e6 * static_cast<double>(1 + s % 4));
+  InitialState init{std::vector<double>(16, 0.0), std::vector<std::vector<Item>>(16)};
+  for (NodeId i = 0; i < 16; ++i) init.load[i] = 100 + 37 * ((7 * i) % 16);
+  for (ItemId k = 0; k < 20; ++k) init.items[9].push_back({k, 1 + 0.5 * static_cast<double>(k), 100});
+  for (const std::string algorithm : {"bertsekas-tsitsiklis", "ade"}) {
+    PolicySpec spec;
+    spec.algorithm = algorithm;
+    const BuiltPolicy built = make_policy(spec, t);
+    const AsyncBalancer program(*built.policy, {.lb_period = 1e-3, .virtual_load = algorithm != "ade", .colors = colors.num_colors, .items = true});
+    DesOptions o;
+    o.time_limit = 0.5;
+    o.stop_when_balanced = false;
+    o.sample_period = 0.05;
+    o.record_final_load = true;
+    o.separate_control = true;
+    o.record_load_history = true;
+    const RunResult fixed = run_des(t, program, LoadMode::real, init, platform, o, &colors);
+    const RunResult kept = run_des(t, program, LoadMode::real, init, platform, o, &colors, {{GraphChange::Kind::join, 1e9, 16, {0}}});
+    EXPECT_GT(fixed.summary.load_moved, 0) << algorithm;
+    EXPECT_EQ(fixed.summary.timing->events, kept.summary.timing->events) << algorithm;
+    EXPECT_EQ(fixed.summary.timing->control_messages, kept.summary.timing->control_messages) << algorithm;
+    EXPECT_EQ(fixed.summary.timing->data_messages, kept.summary.timing->data_messages) << algorithm;
+    EXPECT_EQ(fixed.summary.load_moved, kept.summary.load_moved) << algorithm;
+    EXPECT_EQ(fixed.final_load, kept.final_load) << algorithm;
+    EXPECT_EQ(fixed.load_history.loads, kept.load_history.loads) << algorithm;
   }
 }
 

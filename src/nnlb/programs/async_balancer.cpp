@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -38,7 +39,10 @@ class AsyncAgent final : public Agent {
   void start(Context& ctx) override {
     edges_.assign(ctx.degree(), EdgeState{});
     speeds_.start(ctx, policy_);
-    if (opt_.detection != Detection::off) detection_.start(ctx, opt_.detection == Detection::continuous);
+    if (opt_.detection != Detection::off) {
+      detection_ = std::make_unique<SpanningTreeDetection>();
+      detection_->start(ctx, opt_.detection == Detection::continuous);
+    }
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
     if (opt_.initial_knowledge) {
       const auto infos = ctx.neighbors();
@@ -81,7 +85,7 @@ class AsyncAgent final : public Agent {
 
   AsyncBalancer::Status status() const {
     const auto last = static_cast<std::int64_t>(steps_) - 1;
-    return {steps_, stopped(), opt_.detection == Detection::continuous ? detection_.level_at(last) : 0};
+    return {steps_, stopped(), opt_.detection == Detection::continuous ? detection_->level_at(last) : 0};
   }
 
  private:
@@ -140,22 +144,24 @@ class AsyncAgent final : public Agent {
 
   // Items: the transfer to port p leaves now as whole items; returns the weight they carry.
   double ship_items(Context& ctx, Port p, double amount) {
-    movable_.clear();
-    for (const Item& it : ctx.items()) movable_.push_back(it);
-    chosen_.clear();
+    thread_local std::vector<Item> movable;  // scratch
+    thread_local std::vector<ItemId> chosen;
+    movable.clear();
+    for (const Item& it : ctx.items()) movable.push_back(it);
+    chosen.clear();
     const Departure d{ctx.self(), ctx.neighbors()[p].id, amount, steps_ - 1};
-    if (opt_.choose) opt_.choose(d, movable_, chosen_);
-    else heaviest_fit(amount, movable_, chosen_);
-    if (chosen_.empty()) return 0;
-    std::sort(movable_.begin(), movable_.end(), [](const Item& a, const Item& b) { return a.id < b.id; });
+    if (opt_.choose) opt_.choose(d, movable, chosen);
+    else heaviest_fit(amount, movable, chosen);
+    if (chosen.empty()) return 0;
+    std::sort(movable.begin(), movable.end(), [](const Item& a, const Item& b) { return a.id < b.id; });
     double weight = 0;
-    for (ItemId id : chosen_) {
-      const auto it = std::lower_bound(movable_.begin(), movable_.end(), id, [](const Item& a, ItemId b) { return a.id < b; });
-      if (it == movable_.end() || it->id != id) throw std::logic_error("an item choice names an item the node does not hold");
+    for (ItemId id : chosen) {
+      const auto it = std::lower_bound(movable.begin(), movable.end(), id, [](const Item& a, ItemId b) { return a.id < b; });
+      if (it == movable.end() || it->id != id) throw std::logic_error("an item choice names an item the node does not hold");
       weight += it->weight;
     }
     // The message's size is its items' bytes (the engine adds them).
-    ctx.send(p, Channel::data, load_tag, {}, 0, {.items = chosen_});
+    ctx.send(p, Channel::data, load_tag, {}, 0, {.items = chosen});
     return weight;
   }
 
@@ -167,8 +173,8 @@ class AsyncAgent final : public Agent {
         speeds_.receive(m);
         continue;
       }
-      if (detection_.handles(m)) {
-        detection_.receive(ctx, m);
+      if (detection_ && detection_->handles(m)) {
+        detection_->receive(ctx, m);
         continue;
       }
       EdgeState& e = edges_[m.port];
@@ -227,14 +233,15 @@ class AsyncAgent final : public Agent {
     bool unsettled = pending_total_ > 0 || announced_ > 1e-12 * std::max(1.0, held(ctx));  // sums of the same amounts, to rounding
     for (const EdgeState& e : edges_) unsettled = unsettled || e.committed > e.acknowledged * (1 + 1e-12) + 1e-300;
     if (unsettled) last_exchange_ = t;
-    detection_.after_step(ctx, t, last_exchange_);
+    detection_->after_step(ctx, t, last_exchange_);
     std::uint64_t every = 1;
-    for (std::uint32_t k = detection_.level_at(t); k > 0 && every < opt_.quiet_every_max; --k) every *= 2;
+    for (std::uint32_t k = detection_->level_at(t); k > 0 && every < opt_.quiet_every_max; --k) every *= 2;
     next_run_ = runs_ - 1 + std::min(every, std::max<std::uint64_t>(opt_.quiet_every_max, 1));
   }
 
   bool stopped() const {
-    const auto stop = detection_.stop_step();
+    if (!detection_) return false;
+    const auto stop = detection_->stop_step();
     return stop && static_cast<std::int64_t>(steps_) >= *stop;
   }
 
@@ -248,7 +255,7 @@ class AsyncAgent final : public Agent {
   const AsyncBalancerOptions& opt_;
   std::vector<EdgeState> edges_;
   SpeedReports speeds_;         // relative-speed diffusion on reported speeds
-  SpanningTreeDetection detection_;
+  std::unique_ptr<SpanningTreeDetection> detection_;  // with opt_.detection only
   std::int64_t last_exchange_ = -1;    // the last step in which this node sent or received load
   std::uint64_t runs_ = 0, next_run_ = 0;  // runs of the balancing process; the one that steps next
   std::vector<double> memory_;  // Policy::edge_memory() doubles per port
@@ -257,8 +264,6 @@ class AsyncAgent final : public Agent {
   std::uint64_t steps_ = 0;     // balancing steps so far
   bool waiting_ = false;        // the computing process waits for data
   double todo_ = 0;             // compute_chunk: units left in the current iteration
-  std::vector<Item> movable_;   // items: scratch of ship_items
-  std::vector<ItemId> chosen_;
 };
 
 }  // namespace

@@ -49,7 +49,7 @@ void DesRun::leave(NodeId i) {
     held_ -= waiting.size();
     for (const Wire& w : waiting) bounce(i, static_cast<Channel>(c), w);
   }
-  for (Port p = static_cast<Port>(n.ports.size()); p-- > 0;) unlink(i, p);
+  for (Port p = static_cast<Port>(ports_[i].size()); p-- > 0;) unlink(i, p);
   driver_.leave(i);
 }
 
@@ -57,7 +57,7 @@ void DesRun::leave(NodeId i) {
 // core/hand_over.hpp; with no neighbour left, all of it reaches a random live node at once.
 void DesRun::hand_over(NodeId i) {
   DesNode& n = driver_.node(i);
-  const auto d = static_cast<Port>(n.ports.size());
+  const auto d = static_cast<Port>(ports_[i].size());
   const std::vector<Item> items = std::move(n.items);
   n.items.clear();
   n.item_weight = 0;
@@ -84,8 +84,8 @@ void DesRun::hand_over(NodeId i) {
 
 // Removes the link on node i's port p at both ends; the neighbour hears of it.
 void DesRun::unlink(NodeId i, Port p) {
-  const NodeId peer = driver_.node(i).ports.to(p);
-  const Port back = driver_.node(i).ports.back[p];
+  const NodeId peer = ports_[i].to(p);
+  const Port back = ports_[i].back[p];
   erase_port(i, p);
   erase_port(peer, back);
   call(peer, [&](Agent& a) { a.neighbor_removed(ctx_, back); });
@@ -94,10 +94,10 @@ void DesRun::unlink(NodeId i, Port p) {
 // Removes node i's port p; the peers of its later ports learn their new numbers, and every
 // neighbour its new degree.
 void DesRun::erase_port(NodeId i, Port p) {
-  Ports& ports = driver_.node(i).ports;
+  NodePorts& ports = ports_[i];
   ports.erase(p);
   for (Port q = 0; q < ports.size(); ++q) {
-    Ports& peer = driver_.node(ports.to(q)).ports;
+    NodePorts& peer = ports_[ports.to(q)];
     if (q >= p) peer.back[ports.back[q]] = q;
     peer.info[ports.back[q]].degree = ports.size();
   }
@@ -106,7 +106,7 @@ void DesRun::erase_port(NodeId i, Port p) {
 void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
   if (i > driver_.size() || (i < driver_.size() && driver_.alive(i)))
     throw InputError({}, "changes", "node " + std::to_string(i) + " cannot join: it is in the graph, or not the next new id");
-  if (i == driver_.size()) mail_.add_boxes(channel_count);
+  if (i == driver_.size()) mail_.add_boxes(channel_count), ports_.emplace_back();
   driver_.join(i, now_).born = queue_.pushed();
   for (NodeId j : peers) {
     if (j >= driver_.size() || !driver_.alive(j) || j == i)
@@ -114,15 +114,15 @@ void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
     const auto pi = static_cast<Port>(degree(i)), pj = static_cast<Port>(degree(j));
     // New links get the platform's first link parameters.
     const double lat = platform_.link_latency(0), bw = platform_.link_bandwidth(0);
-    driver_.node(i).ports.push_back({j, 0, driver_.speed(j), lat, bw, -1, driver_.node(j).held()}, pj, now_, opt_.separate_control);
-    driver_.node(j).ports.push_back({i, 0, driver_.speed(i), lat, bw, -1, 0.0}, pi, now_, opt_.separate_control);
+    ports_[i].push_back({j, 0, driver_.speed(j), lat, bw, -1, driver_.node(j).held()}, pj, now_, opt_.separate_control);
+    ports_[j].push_back({i, 0, driver_.speed(i), lat, bw, -1, 0.0}, pi, now_, opt_.separate_control);
   }
   // Degrees as they are now, at both ends of every link that changed.
   for (Port p = 0; p < degree(i); ++p) {
-    const NodeId j = driver_.node(i).ports.info[p].id;
-    driver_.node(i).ports.info[p].degree = degree(j);
-    const Ports& theirs = driver_.node(j).ports;
-    for (Port q = 0; q < theirs.size(); ++q) driver_.node(theirs.to(q)).ports.info[theirs.back[q]].degree = degree(j);
+    const NodeId j = ports_[i].info[p].id;
+    ports_[i].info[p].degree = degree(j);
+    const NodePorts& theirs = ports_[j];
+    for (Port q = 0; q < theirs.size(); ++q) ports_[theirs.to(q)].info[theirs.back[q]].degree = degree(j);
   }
   driver_.node(i).agent = program_.make_agent(i);
   for (NodeId j : peers) call(j, [&](Agent& a) { a.neighbor_added(ctx_, static_cast<Port>(degree(j) - 1)); });

@@ -19,8 +19,8 @@
 #include "nnlb/engine/core/trace_replay.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/event_queue.hpp"
-#include "nnlb/engine/des/links.hpp"
 #include "nnlb/engine/des/mail_store.hpp"
+#include "nnlb/engine/des/ports.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/util/error.hpp"
 
@@ -28,39 +28,6 @@ namespace nnlb::des {
 
 // Event kinds; timers encode their tag as first_timer + tag. The driver's wake-up is an event too.
 enum EventKind : std::uint32_t { wake_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
-
-// A node's links: what it knows of each neighbour (Context::neighbors, where a send also reads
-// the peer, the latency and the bandwidth), when the wire towards it is free again, and the peer's
-// port of the link. 60 bytes a port.
-struct Ports {
-  std::vector<NeighborInfo> info;
-  std::vector<double> free_at;
-  std::vector<Port> back;
-  std::vector<double> control_free_at;  // the control lane's wire: only when control has a lane of its own
-  std::uint32_t size() const { return static_cast<std::uint32_t>(info.size()); }
-  NodeId to(Port p) const { return info[p].id; }
-  void reserve(std::size_t degree, bool control_lane) {
-    info.reserve(degree), free_at.reserve(degree), back.reserve(degree);
-    if (control_lane) control_free_at.reserve(degree);
-  }
-  void push_back(const NeighborInfo& i, Port peer_port, double free, bool control_lane) {
-    info.push_back(i), free_at.push_back(free), back.push_back(peer_port);
-    if (control_lane) control_free_at.push_back(free);
-  }
-  void erase(Port p) {
-    info.erase(info.begin() + p), free_at.erase(free_at.begin() + p), back.erase(back.begin() + p);
-    if (!control_free_at.empty()) control_free_at.erase(control_free_at.begin() + p);
-  }
-  // Sends `bytes` towards port p at `now` on the shared lane or the control lane; returns the
-  // arrival time.
-  double deliver(Port p, double now, double bytes, bool control_lane) {
-    double& free = control_lane ? control_free_at[p] : free_at[p];
-    LinkDirection wire{info[p].latency, info[p].bandwidth, free};
-    const double arrival = wire.deliver(now, bytes);
-    free = wire.free_at;
-    return arrival;
-  }
-};
 
 inline constexpr std::uint32_t no_items = std::numeric_limits<std::uint32_t>::max();
 
@@ -91,9 +58,8 @@ struct Route {
   bool live = false;
 };
 
-// The core's node, with this engine's links.
+// The core's node, with this engine's birth.
 struct DesNode : DrivenNode {
-  Ports ports;
   // The event sequence number when this node started: a timer or an item's end set by an earlier
   // node of the same id (one that left) is older and never reaches this one.
   std::uint64_t born = 0;
@@ -129,14 +95,20 @@ class DesRun {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     mail_.add_boxes(std::size_t{g.num_nodes()} * channel_count);
-    const bool colored = usable_coloring(program, coloring, g.num_slots());
-    for (NodeId i = 0; i < g.num_nodes(); ++i) {
-      Ports& ports = driver_.node(i).ports;
-      ports.reserve(g.degree(i), opt.separate_control);  // exactly: a node's ports are most of its memory
-      for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
-        const NodeId j = g.target(s);
-        ports.push_back(neighbor_info(g, s, platform, colored ? coloring : nullptr, driver_.node(j).held()),
-                        static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0, opt.separate_control);
+    const EdgeColoring* colors = usable_coloring(program, coloring, g.num_slots()) ? coloring : nullptr;
+    std::vector<double> held(g.num_nodes());
+    for (NodeId i = 0; i < g.num_nodes(); ++i) held[i] = driver_.node(i).held();
+    if (!dynamic_) {
+      fixed_.emplace(g, platform, colors, held, opt.separate_control);
+    } else {
+      ports_.resize(g.num_nodes());
+      for (NodeId i = 0; i < g.num_nodes(); ++i) {
+        ports_[i].reserve(g.degree(i), opt.separate_control);
+        for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
+          const NodeId j = g.target(s);
+          ports_[i].push_back(neighbor_info(g, s, platform, colors, held[j]), static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0,
+                              opt.separate_control);
+        }
       }
     }
     for (std::size_t k = 0; k < changes_.size(); ++k) {
@@ -194,8 +166,8 @@ class DesRun {
 
   // --- the Context of the bound node ---------------------------------------------------------
 
-  std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(driver_.node(i).ports.size()); }
-  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return driver_.node(i).ports.info; }
+  std::uint32_t degree(NodeId i) const { return dynamic_ ? ports_[i].size() : fixed_->degree(i); }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return dynamic_ ? ports_[i].info : fixed_->neighbors(i); }
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double bytes, const Cargo& cargo) {
@@ -212,9 +184,8 @@ class DesRun {
     // ship() without cargo: no load to count, no fault to inject.
     driver_.tally().sent_plain(channel, values.size());
     const bool own_lane = opt_.separate_control && channel == Channel::control;
-    Ports& ports = driver_.node(i).ports;
     for (Port p = 0; p < values.size(); ++p)
-      post(ports.to(p), channel, {ports.deliver(p, now_, bytes, own_lane), 0.0, values[p], ports.back[p], i, tag, no_items});
+      post(out_of(i, p), channel, {deliver(i, p, bytes, own_lane), 0.0, values[p], back_of(i, p), i, tag, no_items});
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
@@ -283,14 +254,19 @@ class DesRun {
     post(out_of(i, p), channel, wire(i, p, channel, tag, value, bytes, load, items));
   }
 
-  NodeId out_of(NodeId i, Port p) const { return driver_.node(i).ports.to(p); }
+  // Node i's port p: its peer, the peer's port of the link, and a send of `bytes` on its wire now
+  // (or its control lane's), which returns the arrival time.
+  NodeId out_of(NodeId i, Port p) const { return dynamic_ ? ports_[i].to(p) : fixed_->to(i, p); }
+  Port back_of(NodeId i, Port p) const { return dynamic_ ? ports_[i].back[p] : fixed_->back(i, p); }
+  double deliver(NodeId i, Port p, double bytes, bool control_lane) {
+    return dynamic_ ? ports_[i].deliver(p, now_, bytes, control_lane) : fixed_->deliver(i, p, now_, bytes, control_lane);
+  }
 
   // The message record of a send, on the wire of port p from now on.
   [[gnu::always_inline]] Wire wire(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             double load, std::span<const Item> items) {
-    Ports& out = driver_.node(i).ports;
-    const double arrival = out.deliver(p, now_, bytes, opt_.separate_control && channel == Channel::control);
-    return {arrival, load, value, out.back[p], i, tag, items.empty() ? no_items : store_items(items)};
+    const double arrival = deliver(i, p, bytes, opt_.separate_control && channel == Channel::control);
+    return {arrival, load, value, back_of(i, p), i, tag, items.empty() ? no_items : store_items(items)};
   }
 
   // Into the receiver's mailbox (silent channel) or the pool, with an arrival event.
@@ -377,7 +353,7 @@ class DesRun {
 
   // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
   Port resolve_port(NodeId to, NodeId from, Port guess) const {
-    const auto& info = driver_.node(to).ports.info;
+    const auto& info = ports_[to].info;
     if (guess < info.size() && info[guess].id == from) return guess;
     for (Port p = 0; p < info.size(); ++p)
       if (info[p].id == from) return p;
@@ -454,6 +430,8 @@ class DesRun {
   const bool dynamic_;  // nodes leave or join: ports of messages are checked on delivery
   const std::vector<GraphChange>& changes_;
   Driver<DesNode> driver_;
+  std::optional<GraphPorts> fixed_;  // the ports on a graph that does not change
+  std::vector<NodePorts> ports_;     // or each node's own, when nodes leave or join
   bool notify_[channel_count] = {};
   MailStore<Wire> mail_;  // every node's mailboxes (mailbox())
   Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one

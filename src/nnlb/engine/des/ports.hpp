@@ -1,0 +1,97 @@
+#pragma once
+// A des node's ports: the links to its neighbours (Couturier, Giersch & Hakem sec. 6.1, without
+// contention) and what it knows of each neighbour from set-up (Context::neighbors). On a graph
+// that does not change, everything but when each wire is free again comes from the graph (CSR)
+// and the platform (GraphPorts); when nodes leave and join, each node keeps its own (NodePorts).
+#include <span>
+#include <vector>
+
+#include "nnlb/engine/core/neighbors.hpp"
+#include "nnlb/engine/des/links.hpp"
+#include "nnlb/model/edge_coloring.hpp"
+#include "nnlb/model/graph.hpp"
+#include "nnlb/model/platform.hpp"
+
+namespace nnlb::des {
+
+// Sends `bytes` at `now` on a wire of `latency` and `bandwidth` free again at `free_at`; returns
+// the arrival time.
+inline double deliver(double latency, double bandwidth, double& free_at, double now, double bytes) {
+  LinkDirection wire{latency, bandwidth, free_at};
+  const double arrival = wire.deliver(now, bytes);
+  free_at = wire.free_at;
+  return arrival;
+}
+
+// The ports of every node on a graph that does not change: per slot, when its wire (and its
+// control lane's, if control has one) is free again, and the neighbour's degree and load at the
+// start, so that Context::neighbors, built on demand for one node at a time, reads the node's
+// slots in order: 20 bytes a port.
+class GraphPorts {
+ public:
+  GraphPorts(const Graph& g, const Platform& platform, const EdgeColoring* colors, std::span<const double> held, bool control_lane)
+      : g_(g), platform_(platform), colors_(colors), free_at_(g.num_slots(), 0.0), held_(g.num_slots()), degree_(g.num_slots()) {
+    if (control_lane) control_free_at_.assign(g.num_slots(), 0.0);
+    for (Slot s = 0; s < g.num_slots(); ++s) held_[s] = held[g.target(s)], degree_[s] = g.degree(g.target(s));
+  }
+
+  std::uint32_t degree(NodeId i) const { return g_.degree(i); }
+  NodeId to(NodeId i, Port p) const { return g_.target(g_.first_slot(i) + p); }
+  // The peer's port of the link on node i's port p.
+  Port back(NodeId i, Port p) const {
+    const Slot s = g_.first_slot(i) + p;
+    return static_cast<Port>(g_.reverse(s) - g_.first_slot(g_.target(s)));
+  }
+  double deliver(NodeId i, Port p, double now, double bytes, bool control_lane) {
+    const Slot s = g_.first_slot(i) + p;
+    return des::deliver(platform_.link_latency(s), platform_.link_bandwidth(s), control_lane ? control_free_at_[s] : free_at_[s], now, bytes);
+  }
+  // Node i's neighbours as set-up knows them; valid until the next call for another node.
+  std::span<const NeighborInfo> neighbors(NodeId i) const {
+    if (built_for_ != i) {
+      scratch_.clear();
+      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch_.push_back(neighbor_info(g_, s, platform_, colors_, held_[s], degree_[s]));
+      built_for_ = i;
+    }
+    return scratch_;
+  }
+
+ private:
+  const Graph& g_;
+  const Platform& platform_;
+  const EdgeColoring* colors_;  // null when the program needs none
+  std::vector<double> free_at_, control_free_at_;
+  std::vector<double> held_;            // the neighbour's load at the start
+  std::vector<std::uint32_t> degree_;  // and its degree
+  mutable std::vector<NeighborInfo> scratch_;
+  mutable NodeId built_for_ = static_cast<NodeId>(-1);
+};
+
+// One node's ports on a graph that changes: what it knows of each neighbour (where a send also
+// reads the peer, the latency and the bandwidth), when the wire towards it is free again, and the
+// peer's port of the link. 60 bytes a port.
+struct NodePorts {
+  std::vector<NeighborInfo> info;
+  std::vector<double> free_at;
+  std::vector<Port> back;
+  std::vector<double> control_free_at;  // the control lane's wire: only when control has a lane of its own
+  std::uint32_t size() const { return static_cast<std::uint32_t>(info.size()); }
+  NodeId to(Port p) const { return info[p].id; }
+  void reserve(std::size_t degree, bool control_lane) {
+    info.reserve(degree), free_at.reserve(degree), back.reserve(degree);
+    if (control_lane) control_free_at.reserve(degree);
+  }
+  void push_back(const NeighborInfo& i, Port peer_port, double free, bool control_lane) {
+    info.push_back(i), free_at.push_back(free), back.push_back(peer_port);
+    if (control_lane) control_free_at.push_back(free);
+  }
+  void erase(Port p) {
+    info.erase(info.begin() + p), free_at.erase(free_at.begin() + p), back.erase(back.begin() + p);
+    if (!control_free_at.empty()) control_free_at.erase(control_free_at.begin() + p);
+  }
+  double deliver(Port p, double now, double bytes, bool control_lane) {
+    return des::deliver(info[p].latency, info[p].bandwidth, control_lane ? control_free_at[p] : free_at[p], now, bytes);
+  }
+};
+
+}  // namespace nnlb::des
