@@ -2,6 +2,7 @@
 // determinism, and the behaviours Couturier, Giersch & Hakem describe.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "nnlb/programs/async_balancer.hpp"
@@ -25,6 +26,35 @@ TEST(EventQueue, TimeOrderThenInsertionOrder) {
   std::vector<std::uint32_t> order;
   while (!q.empty()) order.push_back(q.pop().target);
   EXPECT_EQ(order, (std::vector<std::uint32_t>{2, 4, 1, 3}));
+}
+
+// Pushes and pops interleaved, with many equal times: the queue hands out exactly the order of a
+// sort by (time, insertion).
+TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
+  EventQueue q;
+  std::vector<std::pair<double, std::uint32_t>> pending;  // (time, insertion number)
+  std::uint32_t pushed = 0;
+  std::uint64_t state = 12345;
+  auto draw = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  double now = 0;
+  for (int step = 0; step < 20000; ++step) {
+    if (pending.empty() || draw(3) != 0) {
+      const double t = now + static_cast<double>(draw(8));  // few distinct times: ties everywhere
+      q.push(t, 0, pushed);
+      pending.push_back({t, pushed++});
+      continue;
+    }
+    const auto next = std::min_element(pending.begin(), pending.end());
+    const Event e = q.pop();
+    ASSERT_EQ(e.target, next->second) << "step " << step;
+    ASSERT_EQ(e.time, next->first);
+    now = e.time;
+    pending.erase(next);
+  }
+  EXPECT_EQ(q.size(), pending.size());
 }
 
 TEST(Links, OneTransferTakesLatencyPlusSizeOverBandwidth) {

@@ -184,6 +184,10 @@ class DesRun {
     // ship() without cargo: no load to count, no fault to inject.
     driver_.tally().sent_plain(channel, values.size());
     const bool own_lane = opt_.separate_control && channel == Channel::control;
+    if (!notify_[static_cast<std::size_t>(channel)]) {  // into the neighbours' mailboxes: ask for them all first
+      for (Port p = 0; p < values.size(); ++p) mail_.prefetch_box(mailbox(out_of(i, p), channel));
+      for (Port p = 0; p < values.size(); ++p) mail_.prefetch_slot(mailbox(out_of(i, p), channel));
+    }
     for (Port p = 0; p < values.size(); ++p)
       post(out_of(i, p), channel, {deliver(i, p, bytes, own_lane), 0.0, values[p], back_of(i, p), i, tag, no_items});
   }
