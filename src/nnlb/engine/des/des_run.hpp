@@ -184,12 +184,16 @@ class DesRun {
     // ship() without cargo: no load to count, no fault to inject.
     driver_.tally().sent_plain(channel, values.size());
     const bool own_lane = opt_.separate_control && channel == Channel::control;
-    if (!notify_[static_cast<std::size_t>(channel)]) {  // into the neighbours' mailboxes: ask for them all first
-      for (Port p = 0; p < values.size(); ++p) mail_.prefetch_box(mailbox(out_of(i, p), channel));
-      for (Port p = 0; p < values.size(); ++p) mail_.prefetch_slot(mailbox(out_of(i, p), channel));
+    if (dynamic_) {
+      NodePorts& ports = ports_[i];
+      for (Port p = 0; p < values.size(); ++p)
+        post(ports.to(p), channel, {ports.deliver(p, now_, bytes, own_lane), 0.0, values[p], ports.back[p], i, tag, no_items});
+      return;
     }
-    for (Port p = 0; p < values.size(); ++p)
-      post(out_of(i, p), channel, {deliver(i, p, bytes, own_lane), 0.0, values[p], back_of(i, p), i, tag, no_items});
+    const std::array<double, 3>* value = values.data();
+    fixed_->send_each(i, now_, bytes, own_lane, [&](NodeId to, Port back, double arrival) {
+      post(to, channel, {arrival, 0.0, *value++, back, i, tag, no_items});
+    });
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
@@ -260,10 +264,10 @@ class DesRun {
 
   // Node i's port p: its peer, the peer's port of the link, and a send of `bytes` on its wire now
   // (or its control lane's), which returns the arrival time.
-  NodeId out_of(NodeId i, Port p) const { return dynamic_ ? ports_[i].to(p) : fixed_->to(i, p); }
-  Port back_of(NodeId i, Port p) const { return dynamic_ ? ports_[i].back[p] : fixed_->back(i, p); }
+  NodeId out_of(NodeId i, Port p) const { return dynamic_ ? ports_[i].to(p) : fixed_->to(fixed_->first_slot(i) + p); }
+  Port back_of(NodeId i, Port p) const { return dynamic_ ? ports_[i].back[p] : fixed_->back(fixed_->first_slot(i) + p); }
   double deliver(NodeId i, Port p, double bytes, bool control_lane) {
-    return dynamic_ ? ports_[i].deliver(p, now_, bytes, control_lane) : fixed_->deliver(i, p, now_, bytes, control_lane);
+    return dynamic_ ? ports_[i].deliver(p, now_, bytes, control_lane) : fixed_->deliver(fixed_->first_slot(i) + p, now_, bytes, control_lane);
   }
 
   // The message record of a send, on the wire of port p from now on.
@@ -299,7 +303,7 @@ class DesRun {
   }
 
   // A message into node `to`'s mailbox (delivered, or stamped with its arrival on a silent channel).
-  void deposit(NodeId to, Channel channel, const Wire& w) {
+  [[gnu::always_inline]] void deposit(NodeId to, Channel channel, const Wire& w) {
     hold();
     mail_.put(mailbox(to, channel), w);
   }

@@ -27,6 +27,8 @@ inline double deliver(double latency, double bandwidth, double& free_at, double 
 // control lane's, if control has one) is free again, the peer's port of the link, and the
 // neighbour's degree and load at the start, so that a send and Context::neighbors (built on demand
 // for one node at a time) read the node's slots in order, not the neighbours': 24 bytes a port.
+// A small graph's neighbour facts are also kept whole (`kept_facts_bytes`, 48 bytes a port): there
+// they cost little memory, and building them at every step would cost time.
 class GraphPorts {
  public:
   GraphPorts(const Graph& g, const Platform& platform, const EdgeColoring* colors, std::span<const double> held, bool control_lane)
@@ -36,18 +38,42 @@ class GraphPorts {
       const NodeId j = g.target(s);
       back_[s] = static_cast<Port>(g.reverse(s) - g.first_slot(j)), held_[s] = held[j], degree_[s] = g.degree(j);
     }
+    if (g.num_slots() * sizeof(NeighborInfo) <= kept_facts_bytes) {
+      facts_.reserve(g.num_slots());
+      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(neighbor_info(g, s, platform, colors, held_[s], degree_[s]));
+    }
   }
 
+  static constexpr std::size_t kept_facts_bytes = std::size_t{4} << 20;
+
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
-  NodeId to(NodeId i, Port p) const { return g_.target(g_.first_slot(i) + p); }
-  // The peer's port of the link on node i's port p.
-  Port back(NodeId i, Port p) const { return back_[g_.first_slot(i) + p]; }
-  double deliver(NodeId i, Port p, double now, double bytes, bool control_lane) {
-    const Slot s = g_.first_slot(i) + p;
+  // Node i's port p is its slot first_slot(i) + p: its peer, the peer's port of the link, and a
+  // send of `bytes` on its wire at `now`, which returns the arrival time.
+  Slot first_slot(NodeId i) const { return g_.first_slot(i); }
+  NodeId to(Slot s) const { return g_.target(s); }
+  Port back(Slot s) const { return back_[s]; }
+  double deliver(Slot s, double now, double bytes, bool control_lane) {
     return des::deliver(platform_.link_latency(s), platform_.link_bandwidth(s), control_lane ? control_free_at_[s] : free_at_[s], now, bytes);
   }
+  // A send of `bytes` at `now` on every port of node i, in port order: calls
+  // post(peer, peer's port, arrival) for each. One loop over the node's slots, with the arrays
+  // it reads held in registers.
+  template <class Post>
+  void send_each(NodeId i, double now, double bytes, bool control_lane, Post&& post) {
+    const Slot first = g_.first_slot(i), end = g_.end_slot(i);
+    const NodeId* to = g_.targets().data();
+    const Port* back = back_.data();
+    double* free_at = control_lane ? control_free_at_.data() : free_at_.data();
+    const double* latency = platform_.latency.data();
+    const double* bandwidth = platform_.bandwidth.data();
+    const Slot one_latency = platform_.latency.size() == 1 ? 0 : 1, one_bandwidth = platform_.bandwidth.size() == 1 ? 0 : 1;
+    for (Slot s = first; s < end; ++s)
+      post(to[s], back[s], des::deliver(latency[s * one_latency], bandwidth[s * one_bandwidth], free_at[s], now, bytes));
+  }
+
   // Node i's neighbours as set-up knows them; valid until the next call for another node.
   std::span<const NeighborInfo> neighbors(NodeId i) const {
+    if (!facts_.empty()) return {facts_.data() + g_.first_slot(i), g_.degree(i)};
     if (built_for_ != i) {
       scratch_.clear();
       for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch_.push_back(neighbor_info(g_, s, platform_, colors_, held_[s], degree_[s]));
@@ -64,6 +90,7 @@ class GraphPorts {
   std::vector<Port> back_;
   std::vector<double> held_;            // the neighbour's load at the start
   std::vector<std::uint32_t> degree_;  // and its degree
+  std::vector<NeighborInfo> facts_;    // every slot's, on a small graph
   mutable std::vector<NeighborInfo> scratch_;
   mutable NodeId built_for_ = static_cast<NodeId>(-1);
 };
