@@ -17,8 +17,9 @@ struct Event {
 class EventQueue {
  public:
   void push(double time, std::uint32_t kind, std::uint32_t target) {
-    heap_.push_back({time, next_seq_++, kind, target});
-    sift_up(heap_.size() - 1);
+    const Event e{time, next_seq_++, kind, target};
+    heap_.emplace_back();
+    sift_up(heap_.size() - 1, e);
   }
   Event pop() {
     const Event first = heap_.front();
@@ -38,8 +39,8 @@ class EventQueue {
   static constexpr std::size_t arity = 4;
   static bool earlier(const Event& a, const Event& b) { return a.time < b.time || (a.time == b.time && a.seq < b.seq); }
 
-  void sift_up(std::size_t i) {
-    const Event e = heap_[i];
+  // Puts e at place i, or higher up where it belongs.
+  void sift_up(std::size_t i, const Event& e) {
     while (i > 0) {
       const std::size_t parent = (i - 1) / arity;
       if (!earlier(e, heap_[parent])) break;
