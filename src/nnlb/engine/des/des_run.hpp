@@ -58,7 +58,7 @@ struct Route {
   bool live = false;
 };
 
-// The core's node, with this engine's birth.
+// The core's node, with when it started.
 struct DesNode : DrivenNode {
   // The event sequence number when this node started: a timer or an item's end set by an earlier
   // node of the same id (one that left) is older and never reaches this one.

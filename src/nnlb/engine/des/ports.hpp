@@ -66,9 +66,10 @@ class GraphPorts {
     double* free_at = control_lane ? control_free_at_.data() : free_at_.data();
     const double* latency = platform_.latency.data();
     const double* bandwidth = platform_.bandwidth.data();
-    const Slot one_latency = platform_.latency.size() == 1 ? 0 : 1, one_bandwidth = platform_.bandwidth.size() == 1 ? 0 : 1;
+    // 0 where the platform gives one value for every link, 1 where it gives one a slot
+    const Slot latency_stride = platform_.latency.size() == 1 ? 0 : 1, bandwidth_stride = platform_.bandwidth.size() == 1 ? 0 : 1;
     for (Slot s = first; s < end; ++s)
-      post(to[s], back[s], des::deliver(latency[s * one_latency], bandwidth[s * one_bandwidth], free_at[s], now, bytes));
+      post(to[s], back[s], des::deliver(latency[s * latency_stride], bandwidth[s * bandwidth_stride], free_at[s], now, bytes));
   }
 
   // Node i's neighbours as set-up knows them; valid until the next call for another node.
