@@ -5,13 +5,11 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "mpi_world.hpp"
+#include "paths.hpp"
 #include "nnlb/engine/core/result.hpp"
+#include "nnlb/engine/plugin.hpp"
 #ifdef NNLB_HAVE_MPI
 #include "nnlb/runtime/mpi_engine.hpp"
-#endif
-#ifdef NNLB_HAVE_SIMGRID
-#include "nnlb/simgrid/platform_file.hpp"
-#include "nnlb/simgrid/simgrid_engine.hpp"
 #endif
 #include "nnlb/util/error.hpp"
 #include "nnlb/version.hpp"
@@ -50,10 +48,8 @@ int main(int argc, char** argv) {
   // Under mpirun, engine = "mpi" runs node programs on the ranks.
   if (nnlb::cli::World::get().mpi()) nnlb::attach_runner("mpi", [](const nnlb::EngineRun& r) { return nnlb::run_mpi(r); });
 #endif
-#ifdef NNLB_HAVE_SIMGRID
-  nnlb::attach_runner("simgrid", nnlb::run_simgrid);  // each run in a process of its own
-  nnlb::attach_platform_reader("simgrid", nnlb::read_simgrid_platform, nnlb::simgrid_platform_hosts);
-#endif
+  // Each simgrid run in a process of its own, SimGrid loaded there only (engine/plugin.hpp).
+  nnlb::attach_engine_plugin("simgrid", nnlb::cli::simgrid_plugin_places());
   try {
     for (auto& [sub, action] : commands)
       if (sub->parsed()) return action();

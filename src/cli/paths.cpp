@@ -21,6 +21,19 @@ std::vector<ScenarioPlace> scenario_places() {
   return places;
 }
 
+std::vector<std::string> simgrid_plugin_places() {
+#ifdef NNLB_HAVE_SIMGRID
+  std::vector<std::string> places;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) places.push_back((exe.parent_path() / NNLB_INSTALLED_SIMGRID_PLUGIN).lexically_normal().string());
+  places.push_back(NNLB_BUILT_SIMGRID_PLUGIN);
+  return places;
+#else
+  return {};
+#endif
+}
+
 std::string places_text(const std::vector<ScenarioPlace>& places) {
   std::string text;
   for (const auto& p : places) text += (text.empty() ? "" : ", ") + p.dir.string() + " (" + p.origin + ")";

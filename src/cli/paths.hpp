@@ -22,6 +22,10 @@ std::vector<ScenarioPlace> scenario_places();
 ScenarioPlace scenarios_place();
 std::filesystem::path scenarios_dir();
 
+// Where the SimGrid engine's plugin may be (engine/plugin.hpp), in search order: installed beside
+// the executable (LIBDIR/nnlb), then the build this executable comes from.
+std::vector<std::string> simgrid_plugin_places();
+
 // "A ($NNLB_SCENARIOS), B (installed), C (source tree)"
 std::string places_text(const std::vector<ScenarioPlace>& places);
 

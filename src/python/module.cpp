@@ -13,6 +13,7 @@
 #include "interruptible.hpp"
 #include "json_to_python.hpp"
 #include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/plugin.hpp"
 #include "nnlb/engine/registry.hpp"
 #include "nnlb/experiment/analysis_record.hpp"
 #include "nnlb/experiment/run.hpp"
@@ -24,10 +25,6 @@
 #include "nnlb/util/parallel.hpp"
 #include "nnlb/version.hpp"
 #include "python_policy.hpp"
-#ifdef NNLB_HAVE_SIMGRID
-#include "nnlb/simgrid/platform_file.hpp"
-#include "nnlb/simgrid/simgrid_engine.hpp"
-#endif
 
 namespace py = pybind11;
 using nlohmann::json;
@@ -222,8 +219,8 @@ PYBIND11_MODULE(_nnlb, m) {
   using namespace nnlb::python;
   m.doc() = "nnlb's compiled core; use the package nnlb";
 #ifdef NNLB_HAVE_SIMGRID
-  attach_runner("simgrid", run_simgrid);  // each run in a process of its own, as from the CLI
-  attach_platform_reader("simgrid", read_simgrid_platform, simgrid_platform_hosts);
+  // Each run in a process of its own, SimGrid loaded there only, as from the CLI.
+  attach_engine_plugin("simgrid", {NNLB_INSTALLED_SIMGRID_PLUGIN, NNLB_BUILT_SIMGRID_PLUGIN});
 #endif
   static py::handle scenario_error = PyErr_NewException("nnlb.ScenarioError", PyExc_ValueError, nullptr);
   static py::handle memory_error = PyErr_NewException("nnlb.MemoryEstimateError", PyExc_MemoryError, nullptr);

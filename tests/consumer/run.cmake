@@ -1,5 +1,5 @@
 # cmake -DBUILD_DIR=<nnlb build> -DCONSUMER_DIR=<this folder> -DWORK_DIR=<scratch> [-DCONFIG=Release]
-#       [-DGENERATOR=Ninja] [-DCXX=<compiler>] [-DMPIEXEC=<mpiexec>] -P run.cmake
+#       [-DGENERATOR=Ninja] [-DCXX=<compiler>] [-DMPIEXEC=<mpiexec>] [-DSIMGRID_PLUGIN=<file name>] -P run.cmake
 # Installs the nnlb build into WORK_DIR/prefix, builds the consumer project against it with
 # find_package(nnlb), runs it and checks its output; with MPIEXEC (nnlb built with MPI) the MPI
 # consumer on nnlb::runtime too, on 2 ranks, and the installed examples (share/nnlb/examples,
@@ -46,6 +46,20 @@ endif()
 run("listing the installed studies" ${CMAKE_COMMAND} -E env --unset=NNLB_SCENARIOS "${prefix}/bin/nnlb" reproduce --list)
 if(NOT output MATCHES "studies in ${prefix}/share/nnlb/scenarios \\(installed\\)" OR NOT output MATCHES "\nxu1995/fig2 ")
   message(FATAL_ERROR "install_consumer: the installed nnlb did not list its installed studies:\n${output}")
+endif()
+
+# With SIMGRID_PLUGIN (nnlb built with SimGrid), the installed nnlb runs engine = "simgrid" from
+# the plugin installed in LIBDIR/nnlb.
+if(SIMGRID_PLUGIN)
+  file(GLOB_RECURSE plugin "${prefix}/*/nnlb/${SIMGRID_PLUGIN}")
+  if(NOT plugin)
+    message(FATAL_ERROR "install_consumer: the SimGrid engine's plugin ${SIMGRID_PLUGIN} was not installed under ${prefix}")
+  endif()
+  run("a simgrid run of the installed nnlb" "${prefix}/bin/nnlb" run --set engine=simgrid --set topology=ring:4
+      --set load.init=single:0,400)
+  if(NOT output MATCHES "balanced")
+    message(FATAL_ERROR "install_consumer: the installed nnlb's simgrid run did not end balanced:\n${output}")
+  endif()
 endif()
 
 set(configure ${CMAKE_COMMAND} -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" -DCMAKE_PREFIX_PATH=${prefix}

@@ -143,7 +143,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .except = {},
                       .run = {},
                       .unavailable = "engine = \"simgrid\" is not available: nnlb was built without SimGrid (libsimgrid-dev; scripts/deps "
-                                     "installs it)"});
+                                     "installs it), or its plugin nnlb-simgrid.so is missing (engine/plugin.hpp)"});
 }
 
 }  // namespace nnlb

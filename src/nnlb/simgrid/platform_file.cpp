@@ -17,9 +17,9 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-#include "nnlb/simgrid/codec.hpp"
+#include "nnlb/engine/codec.hpp"
 #include "nnlb/simgrid/configured_engine.hpp"
-#include "nnlb/simgrid/own_process.hpp"
+#include "nnlb/engine/own_process.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/input_file.hpp"
 #include "nnlb/util/line_file.hpp"
@@ -179,8 +179,9 @@ double check_structure(const std::filesystem::path& path, std::vector<std::files
   return hosts;
 }
 
-// In the child: the file loaded, the nodes mapped, their speeds and routes.
-Platform read_here(const PlatformFile& f, const Graph& g) {
+}  // namespace
+
+Platform read_simgrid_platform_here(const PlatformFile& f, const Graph& g) {
   ConfiguredEngine engine;
   sg4::Engine& e = engine.get();
   try {
@@ -219,8 +220,6 @@ Platform read_here(const PlatformFile& f, const Graph& g) {
   return p;
 }
 
-}  // namespace
-
 double simgrid_platform_hosts(const std::string& path) {
   try {
     std::vector<std::filesystem::path> including;
@@ -230,16 +229,17 @@ double simgrid_platform_hosts(const std::string& path) {
   }
 }
 
-Platform read_simgrid_platform(const PlatformFile& f, const Graph& g) {
+void check_simgrid_platform(const std::string& path) {
   std::vector<std::filesystem::path> including;
-  check_structure(f.path, including, f.path);  // missing, a folder, a device, a cycle: one line before SimGrid sees it
+  check_structure(path, including, path);
+}
+
+Platform read_simgrid_platform(const PlatformFile& f, const Graph& g) {
+  check_simgrid_platform(f.path);
   try {
-    return decode_platform(in_own_process([&] { return encode(read_here(f, g)); }, true));
+    return decode_platform(in_own_process([&] { return encode(read_simgrid_platform_here(f, g)); }, true));
   } catch (const ProcessDied& e) {
-    // SimGrid 3.32 dies on a route a Full zone does not have (include cycles and deep nesting
-    // were refused above; a Floyd zone's missing route is named in read_here).
-    throw InputError({}, "platform.file", f.path + ": SimGrid failed on it, as it does on a Full zone without a route between the hosts of "
-                                                   "two neighbouring nodes (" + e.what() + ")");
+    throw InputError({}, "platform.file", f.path + ": " + simgrid_died_reading + " (" + e.what() + ")");
   }
 }
 

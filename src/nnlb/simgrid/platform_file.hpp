@@ -6,6 +6,18 @@
 
 namespace nnlb {
 
+// The checks made before SimGrid reads `path`: a missing file, a folder, a device, an include
+// cycle or too deep a nesting is one line (InputError naming platform.file).
+void check_simgrid_platform(const std::string& path);
+
+// Reads `file` in this process (SimGrid allows one engine per process).
+Platform read_simgrid_platform_here(const PlatformFile& file, const Graph& g);
+
+// SimGrid 3.32 dies on a route a Full zone does not have (include cycles and deep nesting are
+// refused before; a Floyd zone's missing route is named): what a reading that died says.
+inline constexpr const char* simgrid_died_reading =
+    "SimGrid failed on it, as it does on a Full zone without a route between the hosts of two neighbouring nodes";
+
 // Reads `file` in a process of its own (SimGrid allows one engine per process). The hosts in
 // order of their names (numbers compared as numbers: node-2 before node-10), node i on the i-th;
 // or at random (seeded); or from a file of host names, node i on line i. Returns the platform:

@@ -17,10 +17,10 @@
 
 #include "nnlb/engine/core/driver.hpp"
 #include "nnlb/engine/core/node_context.hpp"
-#include "nnlb/simgrid/codec.hpp"
+#include "nnlb/engine/codec.hpp"
 #include "nnlb/simgrid/configured_engine.hpp"
 #include "nnlb/simgrid/hosts.hpp"
-#include "nnlb/simgrid/own_process.hpp"
+#include "nnlb/engine/own_process.hpp"
 
 namespace nnlb {
 
@@ -506,7 +506,11 @@ RunResult run_simgrid_here(const EngineRun& run) {
 }
 
 RunResult run_simgrid(const EngineRun& run) {
-  return decode_result(in_own_process([&] { return encode(run_simgrid_here(run)); }));
+  try {
+    return decode_result(in_own_process([&] { return encode(run_simgrid_here(run)); }));
+  } catch (const ProcessDied& e) {
+    throw ProcessDied(std::string("engine simgrid: ") + e.what());
+  }
 }
 
 }  // namespace nnlb

@@ -1,4 +1,4 @@
-#include "nnlb/simgrid/codec.hpp"
+#include "nnlb/engine/codec.hpp"
 
 #include <cstdint>
 #include <cstring>

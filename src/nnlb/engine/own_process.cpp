@@ -1,4 +1,4 @@
-#include "nnlb/simgrid/own_process.hpp"
+#include "nnlb/engine/own_process.hpp"
 
 #include <array>
 #include <cerrno>
@@ -41,33 +41,14 @@ std::array<std::string, 3> strings(std::string_view bytes) {
   std::array<std::string, 3> out;
   for (std::string& s : out) {
     std::uint64_t n = 0;
-    if (bytes.size() < sizeof n) throw std::runtime_error("engine simgrid: a run's error ends early");
+    if (bytes.size() < sizeof n) throw std::runtime_error("a child process's error ends early");
     std::memcpy(&n, bytes.data(), sizeof n);
     bytes.remove_prefix(sizeof n);
-    if (bytes.size() < n) throw std::runtime_error("engine simgrid: a run's error ends early");
+    if (bytes.size() < n) throw std::runtime_error("a child process's error ends early");
     s.assign(bytes.substr(0, n));
     bytes.remove_prefix(n);
   }
   return out;
-}
-
-// The child's whole answer.
-std::string outcome_of(const std::function<std::string()>& job) {
-  try {
-    return static_cast<char>(Outcome::result) + job();
-  } catch (const InputError& e) {
-    return frame(Outcome::input, e.source(), e.key(), e.what());
-  } catch (const ConservationError& e) {
-    return frame(Outcome::conservation, e.what());
-  } catch (const std::logic_error& e) {
-    return frame(Outcome::logic, e.what());
-  } catch (const std::bad_alloc&) {
-    return frame(Outcome::memory);
-  } catch (const std::exception& e) {
-    return frame(Outcome::other, e.what());
-  } catch (...) {
-    return frame(Outcome::other, "unknown error");
-  }
 }
 
 void write_all(int fd, const std::string& bytes) {
@@ -85,9 +66,31 @@ std::string status_text(int raw) {
 
 }  // namespace
 
+std::string answer(const std::function<std::string()>& job) {
+  try {
+    return static_cast<char>(Outcome::result) + job();
+  } catch (const InputError& e) {
+    return frame(Outcome::input, e.source(), e.key(), e.what());
+  } catch (const ConservationError& e) {
+    return frame(Outcome::conservation, e.what());
+  } catch (const std::logic_error& e) {
+    return frame(Outcome::logic, e.what());
+  } catch (const std::bad_alloc&) {
+    return frame(Outcome::memory);
+  } catch (const std::exception& e) {
+    return frame(Outcome::other, e.what());
+  } catch (...) {
+    return frame(Outcome::other, "unknown error");
+  }
+}
+
 std::string in_own_process(const std::function<std::string()>& job, bool quiet) {
+  return answered_in_own_process([&] { return answer(job); }, quiet);
+}
+
+std::string answered_in_own_process(const std::function<std::string()>& answering_job, bool quiet) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("engine simgrid: pipe: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("a child process: pipe: ") + std::strerror(errno));
   // Forked with no sweep worker inside the allocator (util/fork_gate.hpp).
   const pid_t pid = fork_gate::fork_child([&] {
     ::close(fds[0]);
@@ -96,13 +99,13 @@ std::string in_own_process(const std::function<std::string()>& job, bool quiet) 
     std::signal(SIGINT, SIG_DFL), std::signal(SIGTERM, SIG_DFL);
     // The parent's OpenMP threads are not in this process.
     set_thread_count(1);
-    write_all(fds[1], outcome_of(job));
+    write_all(fds[1], answering_job());
     ::_exit(0);  // no atexit handlers, no flush of buffers the parent owns
   });
   if (pid < 0) {
     const int error = errno;
     ::close(fds[0]), ::close(fds[1]);
-    throw std::runtime_error(std::string("engine simgrid: fork: ") + std::strerror(error));
+    throw std::runtime_error(std::string("a child process: fork: ") + std::strerror(error));
   }
   ::close(fds[1]);
   // The wait for the child's answer gives the gate back (a fork elsewhere may go on meanwhile).
@@ -137,8 +140,13 @@ std::string in_own_process(const std::function<std::string()>& job, bool quiet) 
     }
   }
   if (interrupted) throw Interrupted();
-  if (answer.empty()) throw ProcessDied("engine simgrid: the simulation process ended without an answer: " + status_text(raw));
-  const std::string_view rest = std::string_view(answer).substr(1);
+  if (answer.empty()) throw ProcessDied("the simulation process ended without an answer: " + status_text(raw));
+  return open_answer(answer);
+}
+
+std::string open_answer(std::string_view answer) {
+  if (answer.empty()) throw std::runtime_error("a child process's answer is empty");
+  const std::string_view rest = answer.substr(1);
   switch (static_cast<Outcome>(answer[0])) {
     case Outcome::result:
       return std::string(rest);

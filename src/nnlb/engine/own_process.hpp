@@ -5,6 +5,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace nnlb {
 
@@ -19,5 +20,15 @@ struct ProcessDied : std::runtime_error {
 // dies without an answer is ProcessDied. `quiet`: the child's standard error goes nowhere (the
 // caller says what went wrong).
 std::string in_own_process(const std::function<std::string()>& job, bool quiet = false);
+
+// What a child hands back for `job`: its bytes, or the error it threw (kind, source, key, text).
+// An engine plugin (engine/plugin.hpp) answers so, with its own copy of this code.
+std::string answer(const std::function<std::string()>& job);
+
+// As in_own_process, for a job that returns its answer itself (answer() above).
+std::string answered_in_own_process(const std::function<std::string()>& answering_job, bool quiet = false);
+
+// The bytes of an answer, or its error thrown here as the kind it was.
+std::string open_answer(std::string_view answer);
 
 }  // namespace nnlb
