@@ -82,10 +82,10 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_program = "async",
                       .items = true,
                       .provides = program_capabilities,
-                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 53, 408, 1,816 and 8,868 MiB
-                      // peak at hypercube:12, :16, :18 and :20 against estimates of 55, 435, 1,823 and 7,936 MiB
-                      // (ports of 24 bytes a slot, issue 37).
-                      .memory = {.per_node = 256, .per_slot = 248, .per_message = 56, .per_run = 36 << 20},
+                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 27 and 361 MiB peak at
+                      // hypercube:12 and :16 against estimates of 26 and 390 MiB (ports of 24 bytes a slot,
+                      // messages of 48, SimGrid loaded only by its plugin; issue 37).
+                      .memory = {.per_node = 256, .per_slot = 248, .per_message = 48, .per_run = 8 << 20},
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
                                   "load.trace", "load.trace_choice", "load.trace_steps"},

@@ -13,11 +13,13 @@ namespace nnlb::des {
 // A message for node `gone`, which left, returns to its sender (or, if that one left too, goes
 // to the first live node), so no load or item is lost. It carries only what it carried.
 void DesRun::bounce(NodeId gone, Channel channel, Wire w) {
-  if (w.load <= 0 && w.items == no_items) return;  // information only: lost with the node
-  NodeId to = w.from;
+  if (w.load <= 0 && items_of(w).empty()) {  // information only: lost with the node
+    if (w.label & stored_label) free_items(w.label & ~stored_label);
+    return;
+  }
+  NodeId to = w.link;  // the sender (the graph changes)
   if (!driver_.alive(to)) to = first_alive();
-  w.from = gone;
-  w.port = no_port;
+  w.link = gone;
   w.arrival = now_;
   deposit(to, channel, w);
   if (notify_[static_cast<std::size_t>(channel)]) call(to, [&](Agent& a) { a.arrived(ctx_, channel); });
@@ -65,7 +67,7 @@ void DesRun::hand_over(NodeId i) {
     NodeId to = i;
     while (to == i || !driver_.alive(to)) to = static_cast<NodeId>(handover_rng_.below(driver_.size()));
     driver_.tally().sent(Channel::data, now_, n.load, items);
-    const Wire w{now_, n.load, {}, no_port, i, handover_tag, items.empty() ? no_items : store_items(items)};
+    const Wire w{now_, n.load, {}, i, label_of(handover_tag, items)};
     n.load = 0;
     deposit(to, Channel::data, w);
     if (notify_[static_cast<std::size_t>(Channel::data)]) call(to, [&](Agent& a) { a.arrived(ctx_, Channel::data); });

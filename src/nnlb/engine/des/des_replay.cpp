@@ -40,7 +40,7 @@ void DesRun::reweigh_everywhere(std::span<const Item> changes) {
     if (n.execution.item) delta += reweigh(std::span<Item>(&*n.execution.item, 1), to);
   }
   for_each_wire([&](const Wire& w) {
-    if (w.items != no_items) delta += reweigh(item_store_[w.items], to);
+    if (w.label & stored_label) delta += reweigh(item_store_[w.label & ~stored_label].items, to);
   });
   driver_.ledger().reweigh(delta);
 }

@@ -29,23 +29,30 @@ namespace nnlb::des {
 // Event kinds; timers encode their tag as first_timer + tag. The driver's wake-up is an event too.
 enum EventKind : std::uint32_t { wake_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
 
-inline constexpr std::uint32_t no_items = std::numeric_limits<std::uint32_t>::max();
-
 // A message on a wire, or in its receiver's mailbox not yet taken: what the receiver's Message
 // needs, without what its mailbox implies (the channel) or the item store holds (the item
 // count). Messages of a silent channel go straight into the receiver's mailbox, stamped with
 // their arrival time; those of a notifying channel wait in the engine's pool for their arrival
-// event. 56 bytes: the messages a run holds are most of a large run's memory.
+// event. 48 bytes: the messages a run holds are most of a large run's memory.
 struct Wire {
   double arrival = 0;
   double load = 0;
   std::array<double, 3> value{};
-  Port port = no_port;  // the receiver's port when it was sent
-  NodeId from = 0;
-  std::uint32_t tag = 0;
-  std::uint32_t items = no_items;  // index of the items it carries in the item store
+  // On a graph that does not change, the receiver's port of the link (the sender is its peer);
+  // on one that changes, the sender, whose port is looked up on delivery.
+  std::uint32_t link = 0;
+  // The tag; or, top bit set, the index of the entry of the item store that holds the tag and
+  // the items carried (a message with items, or a tag that large).
+  std::uint32_t label = 0;
 };
-static_assert(sizeof(Wire) == 56);
+static_assert(sizeof(Wire) == 48);
+inline constexpr std::uint32_t stored_label = std::uint32_t{1} << 31;
+
+// An entry of the item store: the tag and the items of a message that carries some.
+struct Carried {
+  std::uint32_t tag = 0;
+  std::vector<Item> items;
+};
 
 // Node i's mailbox of a channel in the run's MailStore, kept apart from the nodes' state: senders
 // touch only the store.
@@ -187,12 +194,13 @@ class DesRun {
     if (dynamic_) {
       NodePorts& ports = ports_[i];
       for (Port p = 0; p < values.size(); ++p)
-        post(ports.to(p), channel, {ports.deliver(p, now_, bytes, own_lane), 0.0, values[p], ports.back[p], i, tag, no_items});
+        post(ports.to(p), channel, {ports.deliver(p, now_, bytes, own_lane), 0.0, values[p], i, label_of(tag, {})});
       return;
     }
     const std::array<double, 3>* value = values.data();
+    const std::uint32_t label = label_of(tag, {});
     fixed_->send_each(i, now_, bytes, own_lane, [&](NodeId to, Port back, double arrival) {
-      post(to, channel, {arrival, 0.0, *value++, back, i, tag, no_items});
+      post(to, channel, {arrival, 0.0, *value++, back, label});
     });
   }
 
@@ -204,16 +212,20 @@ class DesRun {
     std::size_t got = 0;
     mail_.take_if(box, [&](const Wire& w) {
       if (w.arrival > now_) return false;  // still on the wire
-      const Port port = dynamic_ ? resolve_port(i, w.from, w.port) : w.port;
-      std::uint32_t count = 0;
-      if (w.items == no_items) [[likely]] {
+      const NodeId from = sender(i, w);
+      const Port port = dynamic_ ? port_to(i, from) : w.link;
+      std::uint32_t tag = w.label, count = 0;
+      if (!(w.label & stored_label)) [[likely]] {
         n.load += w.load;
       } else {
-        count = static_cast<std::uint32_t>(item_store_[w.items].size());
-        credit(n, w.load, item_store_[w.items], taken_items_);
-        free_items(w.items);
+        const std::uint32_t k = w.label & ~stored_label;
+        tag = item_store_[k].tag;
+        count = static_cast<std::uint32_t>(item_store_[k].items.size());
+        if (count == 0) n.load += w.load;
+        else credit(n, w.load, item_store_[k].items, taken_items_);
+        free_items(k);
       }
-      taken_[got++] = Message{port, w.from, w.tag, count, w.load, w.value};
+      taken_[got++] = Message{port, from, tag, count, w.load, w.value};
       return true;
     });
     held_ -= got;
@@ -274,7 +286,7 @@ class DesRun {
   [[gnu::always_inline]] Wire wire(NodeId i, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             double load, std::span<const Item> items) {
     const double arrival = deliver(i, p, bytes, opt_.separate_control && channel == Channel::control);
-    return {arrival, load, value, back_of(i, p), i, tag, items.empty() ? no_items : store_items(items)};
+    return {arrival, load, value, dynamic_ ? i : back_of(i, p), label_of(tag, items)};
   }
 
   // Into the receiver's mailbox (silent channel) or the pool, with an arrival event.
@@ -297,7 +309,7 @@ class DesRun {
     Wire w = wire(i, p, channel, tag, value, bytes, load * f.factor, items);
     post(out_of(i, p), channel, w);
     if (f.copies == 2) {
-      if (w.items != no_items) w.items = store_items(items);
+      if (w.label & stored_label) w.label = label_of(tag, items);  // an entry of its own
       post(out_of(i, p), channel, w);
     }
   }
@@ -322,21 +334,30 @@ class DesRun {
     return m;
   }
 
-  std::uint32_t store_items(std::span<const Item> items) {
+  // A message's label (Wire::label): its tag, or an entry of the item store.
+  [[gnu::always_inline]] std::uint32_t label_of(std::uint32_t tag, std::span<const Item> items) {
+    if (items.empty() && tag < stored_label) [[likely]]
+      return tag;
+    return stored_label | store_items(tag, items);
+  }
+
+  std::uint32_t store_items(std::uint32_t tag, std::span<const Item> items) {
     std::uint32_t k;
     if (free_item_lists_.empty()) {
       k = static_cast<std::uint32_t>(item_store_.size());
+      if (k == stored_label) throw std::length_error("des: more than 2^31 messages carrying items at once");
       item_store_.emplace_back();
     } else {
       k = free_item_lists_.back();
       free_item_lists_.pop_back();
     }
-    item_store_[k].assign(items.begin(), items.end());
+    item_store_[k].tag = tag;
+    item_store_[k].items.assign(items.begin(), items.end());
     return k;
   }
 
   void free_items(std::uint32_t k) {
-    item_store_[k].clear();
+    item_store_[k].items.clear();
     free_item_lists_.push_back(k);
   }
 
@@ -348,8 +369,11 @@ class DesRun {
 
   // The items a message carries (none for most).
   std::span<const Item> items_of(const Wire& w) const {
-    return w.items != no_items ? std::span<const Item>(item_store_[w.items]) : std::span<const Item>{};
+    return w.label & stored_label ? std::span<const Item>(item_store_[w.label & ~stored_label].items) : std::span<const Item>{};
   }
+
+  // The sender of a message node `to` holds.
+  NodeId sender(NodeId to, const Wire& w) const { return dynamic_ ? w.link : fixed_->to(fixed_->first_slot(to) + w.link); }
 
   // Visits every message on a live wire or in a mailbox (delivered or not).
   template <class F>
@@ -359,10 +383,10 @@ class DesRun {
     for (std::size_t b = 0; b < mail_.boxes(); ++b) mail_.for_each(b, f);
   }
 
-  // The receiver's port of the link from `from`, checked (links change when nodes leave/join).
-  Port resolve_port(NodeId to, NodeId from, Port guess) const {
+  // Node `to`'s port of the link from `from` now, or none (links change when nodes leave/join;
+  // a graph has no two links between the same nodes).
+  Port port_to(NodeId to, NodeId from) const {
     const auto& info = ports_[to].info;
-    if (guess < info.size() && info[guess].id == from) return guess;
     for (Port p = 0; p < info.size(); ++p)
       if (info[p].id == from) return p;
     return no_port;
@@ -446,7 +470,7 @@ class DesRun {
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
   std::vector<Route> routes_;                  // where each goes
   std::vector<std::uint32_t> free_wires_;
-  std::vector<std::vector<Item>> item_store_;  // the items of messages that carry some
+  std::vector<Carried> item_store_;            // the items of messages that carry some
   std::vector<std::uint32_t> free_item_lists_;
   std::vector<Message> taken_;  // scratch of take(): its first entries are the messages taken
   std::vector<Item> taken_items_;
