@@ -3,6 +3,8 @@
 // the recount still finds every message waiting in one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -168,6 +170,67 @@ TEST(DesStore, PortsFromTheGraphRunAsPortsKeptPerNode) {
     EXPECT_EQ(fixed.summary.load_moved, kept.summary.load_moved) << algorithm;
     EXPECT_EQ(fixed.final_load, kept.final_load) << algorithm;
     EXPECT_EQ(fixed.load_history.loads, kept.load_history.loads) << algorithm;
+  }
+}
+
+// Node 0 sends to each neighbour a tag that the message's word holds itself, tags that need the
+// item store (top bit set), with and without load, and one send_each; every receiver logs what
+// it takes.
+struct Taken {
+  NodeId to, from;
+  Port port;
+  std::uint32_t tag;
+  double load;
+  auto operator<=>(const Taken&) const = default;
+};
+constexpr std::array<std::uint32_t, 3> probe_tags = {7, 0x80000005u, 0xfffffffeu};
+
+class TagProbe : public Program {
+  class Node : public Agent {
+   public:
+    explicit Node(std::vector<Taken>* log) : log_(log) {}
+    void start(Context& ctx) override {
+      if (ctx.self() != 0) return;
+      for (Port p = 0; p < ctx.degree(); ++p)
+        for (std::uint32_t tag : probe_tags) ctx.send(p, Channel::data, tag, {}, 8, {.load = tag == 7 ? 0.0 : 1.0});
+      ctx.send_each(Channel::data, 0x80000009u, std::vector<std::array<double, 3>>(ctx.degree()), 8);
+    }
+    void arrived(Context& ctx, Channel c) override {
+      for (const Message& m : ctx.take(c)) log_->push_back({ctx.self(), m.from, m.port, m.tag, m.load});
+    }
+
+   private:
+    std::vector<Taken>* log_;
+  };
+
+ public:
+  std::string name() const override { return "tag-probe"; }
+  std::unique_ptr<Agent> make_agent(NodeId) const override { return std::make_unique<Node>(&log); }
+  mutable std::vector<Taken> log;
+};
+
+TEST(DesStore, TagsWithTheTopBitSetTravelThroughTheItemStore) {
+  const Topology t = make_topology("ring:5", 1);
+  std::vector<double> w0(5, 10.0);
+  DesOptions o;
+  o.time_limit = 1;
+  o.stop_when_balanced = false;
+  std::vector<Taken> expected;
+  for (Port p = 0; p < 2; ++p) {
+    const NodeId to = t.graph.target(t.graph.first_slot(0) + p);
+    const Port back = t.graph.target(t.graph.first_slot(to)) == 0 ? 0 : 1;
+    for (std::uint32_t tag : probe_tags) expected.push_back({to, 0, back, tag, tag == 7 ? 0.0 : 1.0});
+    expected.push_back({to, 0, back, 0x80000009u, 0.0});
+  }
+  std::sort(expected.begin(), expected.end());
+  for (const bool dynamic : {false, true}) {  // the link as the receiver's port, or as the sender
+    SCOPED_TRACE(dynamic);
+    const TagProbe program;
+    const std::vector<GraphChange> changes = dynamic ? std::vector<GraphChange>{{GraphChange::Kind::join, 1e9, 5, {0}}} : std::vector<GraphChange>{};
+    const RunResult r = run_des(t, program, LoadMode::real, {w0, {}}, Platform{{1e9}, {5e-5}, {1.25e8}}, o, nullptr, changes);
+    std::sort(program.log.begin(), program.log.end());
+    EXPECT_EQ(program.log, expected);
+    EXPECT_LE(r.summary.max_conservation_error, 1e-12);
   }
 }
 
