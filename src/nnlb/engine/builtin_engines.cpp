@@ -82,7 +82,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_program = "async",
                       .items = true,
                       .provides = program_capabilities,
-                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 27 and 361 MiB peak at
+                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 26 and 361 MiB peak at
                       // hypercube:12 and :16 against estimates of 26 and 390 MiB (ports of 24 bytes a slot,
                       // messages of 48, SimGrid loaded only by its plugin; issue 37).
                       .memory = {.per_node = 256, .per_slot = 248, .per_message = 48, .per_run = 8 << 20},
