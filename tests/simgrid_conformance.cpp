@@ -14,10 +14,11 @@
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   const std::string network = argc > 1 && std::string(argv[1]) == "--sharing" ? "sharing" : "serial";
-  nnlb::attach_runner("simgrid", [first = true, network](const nnlb::EngineRun& r) mutable {
+  nnlb::attach_engine("simgrid", nnlb::simgrid_engine_plugin());
+  nnlb::attach_runner("simgrid", [first = true, network, in_child = nnlb::find_engine("simgrid")->run](const nnlb::EngineRun& r) mutable {
     nnlb::EngineRun run = r;
     run.simgrid.network = network;
-    if (!first) return nnlb::run_simgrid(run);
+    if (!first) return in_child(run);
     first = false;
     return nnlb::run_simgrid_here(run);
   });

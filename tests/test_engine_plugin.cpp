@@ -14,7 +14,6 @@
 #include "nnlb/model/load.hpp"
 #include "nnlb/programs/async_balancer.hpp"
 #ifdef NNLB_HAVE_SIMGRID
-#include "nnlb/simgrid/platform_file.hpp"
 #include "nnlb/simgrid/simgrid_engine.hpp"
 #endif
 #include "support.hpp"
@@ -71,10 +70,7 @@ TEST(EnginePlugin, TheNnlbCommandDoesNotLinkSimGrid) {
 // The engine "simgrid" through the plugin for one scope, then linked again (as this program has it).
 struct ThroughThePlugin {
   ThroughThePlugin() { EXPECT_TRUE(attach_engine_plugin("simgrid", {NNLB_SIMGRID_PLUGIN})); }
-  ~ThroughThePlugin() {
-    attach_runner("simgrid", run_simgrid);
-    attach_platform_reader("simgrid", read_simgrid_platform, simgrid_platform_hosts);
-  }
+  ~ThroughThePlugin() { attach_engine("simgrid", simgrid_engine_plugin()); }
 };
 
 nlohmann::json record(const std::vector<std::string>& sets) {

@@ -28,7 +28,7 @@ namespace {
 #ifdef NNLB_HAVE_SIMGRID
 // The CLI attaches the runner in main(); this program does it before any test runs, so the
 // conformance tests run simgrid too.
-const bool attached = (attach_runner("simgrid", run_simgrid), attach_platform_reader("simgrid", read_simgrid_platform, simgrid_platform_hosts), true);
+const bool attached = (attach_engine("simgrid", simgrid_engine_plugin()), true);
 #endif
 
 #define REQUIRE_SIMGRID()                                                                      \

@@ -84,10 +84,6 @@ std::string answer(const std::function<std::string()>& job) {
   }
 }
 
-std::string in_own_process(const std::function<std::string()>& job, bool quiet) {
-  return answered_in_own_process([&] { return answer(job); }, quiet);
-}
-
 std::string answered_in_own_process(const std::function<std::string()>& answering_job, bool quiet) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("a child process: pipe: ") + std::strerror(errno));

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -25,7 +26,6 @@ class LazyPlugin {
     std::call_once(loaded_, [this] { plugin_ = load(); });
     return *plugin_;
   }
-  const std::string& engine() const { return engine_; }
 
  private:
   const EnginePlugin* load() const {
@@ -46,6 +46,29 @@ class LazyPlugin {
   const EnginePlugin* plugin_ = nullptr;
 };
 
+// Gives `name` the runner and platform reader of the plugin `get` returns (loaded at first use).
+void attach(std::string_view name, std::function<const EnginePlugin&()> get) {
+  const std::string engine(name);
+  attach_runner(name, [engine, get](const EngineRun& r) {
+    const EnginePlugin& p = get();
+    try {
+      return decode_result(answered_in_own_process([&] { return p.run(r); }));
+    } catch (const ProcessDied& e) {
+      throw ProcessDied("engine " + engine + ": " + e.what());
+    }
+  });
+  const auto read = [get](const PlatformFile& f, const Graph& g) {
+    const EnginePlugin& p = get();
+    open_answer(p.check_platform(f.path));
+    try {
+      return decode_platform(answered_in_own_process([&] { return p.read_platform(f, g); }, true));
+    } catch (const ProcessDied& e) {
+      throw InputError({}, "platform.file", f.path + ": " + p.died_reading_platform + " (" + e.what() + ")");
+    }
+  };
+  attach_platform_reader(name, read, [get](const std::string& file) { return get().platform_hosts(file); });
+}
+
 }  // namespace
 
 bool attach_engine_plugin(std::string_view name, const std::vector<std::string>& candidates) {
@@ -53,27 +76,14 @@ bool attach_engine_plugin(std::string_view name, const std::vector<std::string>&
     std::error_code error;
     if (path.empty() || !std::filesystem::is_regular_file(path, error)) continue;
     const auto plugin = std::make_shared<LazyPlugin>(std::string(name), path);
-    attach_runner(name, [plugin](const EngineRun& r) {
-      const EnginePlugin& p = plugin->get();
-      try {
-        return decode_result(answered_in_own_process([&] { return p.run(r); }));
-      } catch (const ProcessDied& e) {
-        throw ProcessDied("engine " + plugin->engine() + ": " + e.what());
-      }
-    });
-    const auto read = [plugin](const PlatformFile& f, const Graph& g) {
-      const EnginePlugin& p = plugin->get();
-      open_answer(p.check_platform(f.path));
-      try {
-        return decode_platform(answered_in_own_process([&] { return p.read_platform(f, g); }, true));
-      } catch (const ProcessDied& e) {
-        throw InputError({}, "platform.file", f.path + ": " + p.died_reading_platform + " (" + e.what() + ")");
-      }
-    };
-    attach_platform_reader(name, read, [plugin](const std::string& file) { return plugin->get().platform_hosts(file); });
+    attach(name, [plugin]() -> const EnginePlugin& { return plugin->get(); });
     return true;
   }
   return false;
+}
+
+void attach_engine(std::string_view name, const EnginePlugin& plugin) {
+  attach(name, [&plugin]() -> const EnginePlugin& { return plugin; });
 }
 
 }  // namespace nnlb

@@ -37,4 +37,8 @@ inline constexpr const char* engine_plugin_symbol = "nnlb_engine_plugin";
 // cannot be loaded or is of another build is one line naming the file. Returns whether one exists.
 bool attach_engine_plugin(std::string_view name, const std::vector<std::string>& candidates);
 
+// Attaches the engine `name` from entry points linked into this program (the tests link the
+// SimGrid engine): each run and each platform reading in a child process, as from a plugin file.
+void attach_engine(std::string_view name, const EnginePlugin& plugin);
+
 }  // namespace nnlb

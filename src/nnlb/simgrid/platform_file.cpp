@@ -17,9 +17,7 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-#include "nnlb/engine/codec.hpp"
 #include "nnlb/simgrid/configured_engine.hpp"
-#include "nnlb/engine/own_process.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/input_file.hpp"
 #include "nnlb/util/line_file.hpp"
@@ -232,15 +230,6 @@ double simgrid_platform_hosts(const std::string& path) {
 void check_simgrid_platform(const std::string& path) {
   std::vector<std::filesystem::path> including;
   check_structure(path, including, path);
-}
-
-Platform read_simgrid_platform(const PlatformFile& f, const Graph& g) {
-  check_simgrid_platform(f.path);
-  try {
-    return decode_platform(in_own_process([&] { return encode(read_simgrid_platform_here(f, g)); }, true));
-  } catch (const ProcessDied& e) {
-    throw InputError({}, "platform.file", f.path + ": " + simgrid_died_reading + " (" + e.what() + ")");
-  }
 }
 
 }  // namespace nnlb

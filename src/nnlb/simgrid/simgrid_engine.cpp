@@ -20,6 +20,8 @@
 #include "nnlb/engine/codec.hpp"
 #include "nnlb/simgrid/configured_engine.hpp"
 #include "nnlb/simgrid/hosts.hpp"
+#include "nnlb/simgrid/platform_file.hpp"
+#include "nnlb/version.hpp"
 #include "nnlb/engine/own_process.hpp"
 
 namespace nnlb {
@@ -496,7 +498,7 @@ std::string simgrid_version() {
 
 RunResult run_simgrid_here(const EngineRun& run) {
   static bool ran = false;
-  if (ran) throw std::logic_error("engine simgrid: one simulation per process (run_simgrid runs each in a process of its own)");
+  if (ran) throw std::logic_error("engine simgrid: one simulation per process (its entry points run each in a process of its own)");
   ran = true;
   if (!(run.sample_period >= 0)) throw std::logic_error("simgrid sample period must be >= 0");
   ConfiguredEngine engine;
@@ -505,12 +507,19 @@ RunResult run_simgrid_here(const EngineRun& run) {
   return sim.run();
 }
 
-RunResult run_simgrid(const EngineRun& run) {
-  try {
-    return decode_result(in_own_process([&] { return encode(run_simgrid_here(run)); }));
-  } catch (const ProcessDied& e) {
-    throw ProcessDied(std::string("engine simgrid: ") + e.what());
-  }
+const EnginePlugin& simgrid_engine_plugin() {
+  static const EnginePlugin plugin{
+      .code_version = code_version,
+      .run_size = sizeof(EngineRun),
+      .result_size = sizeof(RunResult),
+      .platform_size = sizeof(Platform),
+      .run = [](const EngineRun& r) { return answer([&] { return encode(run_simgrid_here(r)); }); },
+      .read_platform = [](const PlatformFile& f, const Graph& g) { return answer([&] { return encode(read_simgrid_platform_here(f, g)); }); },
+      .died_reading_platform = simgrid_died_reading,
+      .check_platform = [](const std::string& path) { return answer([&] { return check_simgrid_platform(path), std::string(); }); },
+      .platform_hosts = simgrid_platform_hosts,
+  };
+  return plugin;
 }
 
 }  // namespace nnlb

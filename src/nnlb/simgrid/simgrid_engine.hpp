@@ -17,14 +17,16 @@
 // every SimGrid call lets the other actors run.
 #include <string>
 
+#include "nnlb/engine/plugin.hpp"
 #include "nnlb/engine/registry.hpp"
 
 namespace nnlb {
 
-// Runs `run` in a process of its own: SimGrid allows one simulation per process (a second
-// s4u::Engine in the same process runs, but its clock carries on from the first). An error comes
-// back as the exception it was (InputError, ConservationError, std::logic_error, ...).
-RunResult run_simgrid(const EngineRun& run);
+// The engine's entry points (engine/plugin.hpp), which nnlb-simgrid.so exports and the tests
+// attach with attach_engine(): each run and each platform reading in a process of its own, since
+// SimGrid allows one simulation per process (a second s4u::Engine in the same process runs, but
+// its clock carries on from the first).
+const EnginePlugin& simgrid_engine_plugin();
 
 // Runs `run` in this process: once per process (std::logic_error the second time).
 RunResult run_simgrid_here(const EngineRun& run);
