@@ -28,8 +28,9 @@ TEST(EventQueue, TimeOrderThenInsertionOrder) {
   EXPECT_EQ(order, (std::vector<std::uint32_t>{2, 4, 1, 3}));
 }
 
-// Pushes and pops interleaved, with many equal times: the queue hands out exactly the order of a
-// sort by (time, insertion).
+// Pushes and pops interleaved, with many equal times, of kinds that have a lane and kinds that do
+// not, in order for their lane (a period after now, as a balancing timer) and out of it: the
+// queue hands out exactly the order of a sort by (time, insertion).
 TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
   EventQueue q;
   std::vector<std::pair<double, std::uint32_t>> pending;  // (time, insertion number)
@@ -42,12 +43,15 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
   double now = 0;
   for (int step = 0; step < 20000; ++step) {
     if (pending.empty() || draw(3) != 0) {
-      const double t = now + static_cast<double>(draw(8));  // few distinct times: ties everywhere
-      q.push(t, 0, pushed);
+      const auto kind = static_cast<std::uint32_t>(draw(40));
+      // few distinct times: ties everywhere; kind 7 always a period on, so mostly in its lane
+      const double t = now + (kind == 7 ? 5.0 : static_cast<double>(draw(8)));
+      q.push(t, kind, pushed);
       pending.push_back({t, pushed++});
       continue;
     }
     const auto next = std::min_element(pending.begin(), pending.end());
+    ASSERT_EQ(q.next_time(), next->first);
     const Event e = q.pop();
     ASSERT_EQ(e.target, next->second) << "step " << step;
     ASSERT_EQ(e.time, next->first);
@@ -55,6 +59,21 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
     pending.erase(next);
   }
   EXPECT_EQ(q.size(), pending.size());
+}
+
+// What the queue says lies ahead: the rest of the lane of the last pop (events of one kind in
+// order), and nothing after a pop from the heap.
+TEST(EventQueue, AheadIsTheRestOfTheLastPopsLane) {
+  EventQueue q;
+  for (std::uint32_t n = 0; n < 3; ++n) q.push(1.0 + n, 7, n);
+  q.push(0.5, 7, 10);  // earlier than its lane's last: the heap
+  EXPECT_EQ(q.pop().target, 10u);
+  EXPECT_EQ(q.ahead(0), nullptr);
+  EXPECT_EQ(q.pop().target, 0u);
+  ASSERT_NE(q.ahead(0), nullptr);
+  EXPECT_EQ(q.ahead(0)->target, 1u);
+  EXPECT_EQ(q.ahead(1)->target, 2u);
+  EXPECT_EQ(q.ahead(2), nullptr);
 }
 
 TEST(Links, OneTransferTakesLatencyPlusSizeOverBandwidth) {

@@ -137,6 +137,7 @@ class DesRun {
       if (const auto stop = driver_.after(*this, queue_.next_time())) return finish(*stop);
       const Event e = queue_.pop();
       now_ = e.time;
+      look_ahead();
       if (e.kind >= first_timer) {
         if (mine(e)) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
       } else if (e.kind == arrival_event) {
@@ -199,6 +200,14 @@ class DesRun {
     }
     const std::array<double, 3>* value = values.data();
     const std::uint32_t label = label_of(tag, {});
+    if (!notify_[static_cast<std::size_t>(channel)]) {
+      // Into the receivers' mailboxes, each most likely a cache miss at scale: their places are
+      // asked for first (the boxes, then the places in their chunks), so that the misses overlap
+      // instead of following one another.
+      const std::span<const NodeId> to = fixed_->targets(i);
+      for (const NodeId j : to) mail_.prefetch_box(mailbox(j, channel));
+      for (const NodeId j : to) mail_.prefetch_place(mailbox(j, channel));
+    }
     fixed_->send_each(i, now_, bytes, own_lane, [&](NodeId to, Port back, double arrival) {
       post(to, channel, {arrival, 0.0, *value++, back, label});
     });
@@ -246,6 +255,25 @@ class DesRun {
   }
 
  private:
+  // At scale most of an event's time is cache misses on its node's state, so the engine asks
+  // ahead for it. The events still in the lane just popped are most likely the next to come: the
+  // node and its mailbox are asked for two events ahead, what they point to (the agent, the first
+  // messages) and the ports one ahead; and the next event, from wherever, if a message's arrival:
+  // its record.
+  void look_ahead() const {
+    if (queue_.empty()) return;
+    if (const Event& soon = queue_.next(); soon.kind == arrival_event) prefetch(&wires_[soon.target]), prefetch(&routes_[soon.target]);
+    if (const Event* e = queue_.ahead(1); e && e->kind >= first_timer) {
+      prefetch(&driver_.node(e->target));
+      mail_.prefetch_box(mailbox(e->target, Channel::control));
+    }
+    if (const Event* e = queue_.ahead(0); e && e->kind >= first_timer) {
+      if (const Agent* agent = driver_.node(e->target).agent.get()) prefetch(agent);
+      mail_.prefetch_head(mailbox(e->target, Channel::control));
+      if (fixed_) fixed_->prefetch(e->target);
+    }
+  }
+
   // Whether a timer or an item's end is for the node now holding its target id.
   bool mine(const Event& e) const { return driver_.alive(e.target) && e.seq >= driver_.node(e.target).born; }
 

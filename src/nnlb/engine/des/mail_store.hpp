@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+#include "nnlb/util/prefetch.hpp"
+
 namespace nnlb::des {
 
 template <class Record>
@@ -45,6 +47,25 @@ class MailStore {
     ++box.size;
   }
 
+  // What a put into mailbox b will write, asked for ahead in two steps (the box, then the place
+  // in its tail chunk), so that a send to many mailboxes waits for their misses together and
+  // not one after the other.
+  void prefetch_box(std::size_t b) const { prefetch(&boxes_[b]); }
+  void prefetch_place(std::size_t b) const {
+    const Box& box = boxes_[b];
+    const std::uint32_t k = box.size % per_chunk;
+    if (k == 0) return;  // a new chunk
+    const Record* place = &chunk(box.tail).records[k];
+    prefetch(place);
+    prefetch(reinterpret_cast<const char*>(place + 1) - 1);
+  }
+
+  // Asks ahead for mailbox b's first chunk.
+  void prefetch_head(std::size_t b) const {
+    const Box& box = boxes_[b];
+    if (box.size > 0) prefetch(&chunk(box.head));
+  }
+
   // Visits mailbox b's records oldest first; those for which `take(record)` is true leave it, the
   // others stay in order. Chunks left empty go back to the pool. Returns how many left.
   template <class Take>
@@ -52,7 +73,7 @@ class MailStore {
     Box& box = boxes_[b];
     if (box.size == 0) return 0;
     for (std::uint32_t c = box.head; c != none; c = next_[c])
-      for (std::size_t line = 0; line < sizeof(Chunk); line += 64) __builtin_prefetch(reinterpret_cast<const char*>(&chunk(c)) + line);
+      for (std::size_t line = 0; line < sizeof(Chunk); line += 64) prefetch(reinterpret_cast<const char*>(&chunk(c)) + line);
     std::uint32_t rc = box.head, wc = box.head, r = 0, w = 0, kept = 0;
     Record* read = chunk(rc).records;
     Record* write = read;

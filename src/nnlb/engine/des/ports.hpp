@@ -11,6 +11,7 @@
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/graph.hpp"
 #include "nnlb/model/platform.hpp"
+#include "nnlb/util/prefetch.hpp"
 
 namespace nnlb::des {
 
@@ -51,6 +52,13 @@ class GraphPorts {
   // send of `bytes` on its wire at `now`, which returns the arrival time.
   Slot first_slot(NodeId i) const { return g_.first_slot(i); }
   NodeId to(Slot s) const { return g_.target(s); }
+  // Asks ahead for node i's slots in what a balancing step reads.
+  void prefetch(NodeId i) const {
+    const Slot s = g_.first_slot(i);
+    nnlb::prefetch(&free_at_[s]), nnlb::prefetch(&back_[s]), nnlb::prefetch(&held_[s]), nnlb::prefetch(&degree_[s]);
+    nnlb::prefetch(g_.targets().data() + s);
+  }
+  std::span<const NodeId> targets(NodeId i) const { return {g_.targets().data() + g_.first_slot(i), g_.degree(i)}; }
   Port back(Slot s) const { return back_[s]; }
   double deliver(Slot s, double now, double bytes, bool control_lane) {
     return des::deliver(platform_.link_latency(s), platform_.link_bandwidth(s), control_lane ? control_free_at_[s] : free_at_[s], now, bytes);
