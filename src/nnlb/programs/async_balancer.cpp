@@ -29,7 +29,6 @@ struct EdgeState {
   double committed = 0;  // all load ever committed to the neighbour
   double counted = 0;    // all load from the neighbour counted here
   double last_flow = 0;  // sent in this node's last balancing step (announced with virtual load)
-  double acknowledged = 0;  // of `committed`, what the neighbour's last report counted
 };
 
 class AsyncAgent final : public Agent {
@@ -42,6 +41,7 @@ class AsyncAgent final : public Agent {
     if (opt_.detection != Detection::off) {
       detection_ = std::make_unique<SpanningTreeDetection>();
       detection_->start(ctx, opt_.detection == Detection::continuous);
+      acknowledged_.assign(ctx.degree(), 0.0);
     }
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
     if (opt_.initial_knowledge) {
@@ -185,7 +185,7 @@ class AsyncAgent final : public Agent {
       // The neighbour's load as it reported it, plus what this node committed to it that the
       // report did not count yet (still pending here or in flight).
       e.known = m.value[load_field] + (e.committed - m.value[counted_field]);
-      e.acknowledged = m.value[counted_field];
+      if (detection_) acknowledged_[m.port] = m.value[counted_field];
     }
     if (!opt_.computing) receive(ctx);
     if (resting()) {
@@ -231,7 +231,7 @@ class AsyncAgent final : public Agent {
   // wire), or announced to it and not arrived, is an exchange of every step until it settles.
   void after_step(Context& ctx, std::int64_t t) {
     bool unsettled = pending_total_ > 0 || announced_ > 1e-12 * std::max(1.0, held(ctx));  // sums of the same amounts, to rounding
-    for (const EdgeState& e : edges_) unsettled = unsettled || e.committed > e.acknowledged * (1 + 1e-12) + 1e-300;
+    for (Port p = 0; p < edges_.size(); ++p) unsettled = unsettled || edges_[p].committed > acknowledged_[p] * (1 + 1e-12) + 1e-300;
     if (unsettled) last_exchange_ = t;
     detection_->after_step(ctx, t, last_exchange_);
     std::uint64_t every = 1;
@@ -256,6 +256,7 @@ class AsyncAgent final : public Agent {
   std::vector<EdgeState> edges_;
   SpeedReports speeds_;         // relative-speed diffusion on reported speeds
   std::unique_ptr<SpanningTreeDetection> detection_;  // with opt_.detection only
+  std::vector<double> acknowledged_;  // with detection only: per port, of `committed`, what the neighbour's last report counted
   std::int64_t last_exchange_ = -1;    // the last step in which this node sent or received load
   std::uint64_t runs_ = 0, next_run_ = 0;  // runs of the balancing process; the one that steps next
   std::vector<double> memory_;  // Policy::edge_memory() doubles per port
