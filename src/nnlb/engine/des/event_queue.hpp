@@ -59,8 +59,8 @@ class EventQueue {
   }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
-  double next_time() const { return front(next_source()).time; }
   const Event& next() const { return front(next_source()); }  // the queue is not empty
+  double next_time() const { return next().time; }
   std::uint64_t pushed() const { return next_seq_; }
   // The k-th event (0: the first) still in the lane of the last pop, or null: most likely among
   // the next few, a hint for asking ahead for the state they will touch.
