@@ -14,6 +14,7 @@
 #include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/programs/async_balancer.hpp"
+#include "nnlb/util/fifo.hpp"
 #include "support.hpp"
 
 namespace nnlb {
@@ -116,6 +117,32 @@ RunResult waiting_run(const FaultInjection& faults) {
   o.sample_period = 1e-3;
   o.faults = faults;
   return run_des(t, program, LoadMode::real, {w0, {}}, Platform{{1e9}, {5e-5}, {1.25e8}}, o);
+}
+
+// The event queue's lanes (util/fifo.hpp): a ring that wraps around while it drains and refills,
+// and grows while wrapped, hands its elements back in the order pushed.
+TEST(Fifo, KeepsOrderThroughWrapAndGrowth) {
+  Fifo<int> q;
+  std::vector<int> expected;  // what q holds, front first
+  std::size_t taken = 0;
+  int next = 0;
+  for (int burst = 1; burst <= 40; ++burst) {
+    for (int k = 0; k < burst; ++k) q.push_back(next), expected.push_back(next++);  // grows at 16, 32, 64
+    for (int k = 0; k < burst / 2 + 1 && !q.empty(); ++k) {                           // and wraps as it drains
+      ASSERT_EQ(q.front(), expected[taken]);
+      q.pop_front(), ++taken;
+    }
+    ASSERT_EQ(q.size(), expected.size() - taken);
+    for (std::size_t k = 0; k < q.size(); ++k) ASSERT_EQ(q[k], expected[taken + k]);
+    if (!q.empty()) {
+      ASSERT_EQ(q.back(), expected.back());
+    }
+  }
+  while (!q.empty()) {
+    ASSERT_EQ(q.front(), expected[taken++]);
+    q.pop_front();
+  }
+  EXPECT_EQ(taken, expected.size());
 }
 
 TEST(DesStore, EveryMessageWaitingInAMailboxIsRecounted) {

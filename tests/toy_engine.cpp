@@ -4,8 +4,9 @@
 // reference_speed / speed seconds, rounded up to whole ones.
 // The nodes, the stop rules, the samples and the record are the driver's (engine/core/driver.hpp),
 // and the conformance tests (conformance.cpp) run on it as on every engine.
+#include <algorithm>
 #include <cmath>
-#include <queue>
+#include <functional>
 #include <vector>
 
 #include "nnlb/engine/core/driver.hpp"
@@ -23,12 +24,12 @@ struct Due {
   std::uint64_t seq;
   enum class Kind { letter, timer, executed } kind;
   NodeId node;
-  std::uint32_t tag;  // timer tag, or the letter's index
+  std::uint32_t tag;
+  Envelope letter;  // a letter's
   bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
 struct ToyNode : DrivenNode {
-  std::vector<NeighborInfo> neighbors;
   std::vector<Envelope> mailbox[channel_count];
 };
 
@@ -37,29 +38,25 @@ class ToyRun {
   explicit ToyRun(const EngineRun& r)
       : r_(r), g_(r.topology.graph),
         driver_(run_rules(r, 0), Clock::seconds, r.mode == LoadMode::integer, r.initial, node_speeds(r.platform, g_.num_nodes()), r.seed),
-        ctx_(*this) {
-    const EdgeColoring* colors = usable_coloring(r.program, r.coloring, g_.num_slots()) ? r.coloring : nullptr;
-    for (NodeId i = 0; i < g_.num_nodes(); ++i)
-      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s)
-        driver_.node(i).neighbors.push_back(neighbor_info(g_, s, r.platform, colors, driver_.node(g_.target(s)).held()));
-  }
+        facts_(g_, r.platform, usable_coloring(r.program, r.coloring, g_.num_slots()) ? r.coloring : nullptr, driver_.held()), ctx_(*this) {}
 
   RunResult run() {
     driver_.start_agents(r_.program, ctx_, now_);
     driver_.start(*this);
     while (true) {  // the driver's wake-ups go first at equal times
-      const double next = std::min(driver_.next_wake(), due_.empty() ? INFINITY : due_.top().at);
+      const double next = std::min(driver_.next_wake(), due_.empty() ? INFINITY : due_.front().at);
       if (const auto stop = driver_.after(*this, next)) return driver_.close(*this, *stop);
       now_ = next;
       if (next == driver_.next_wake()) {
         driver_.wake(*this);
         continue;
       }
-      const Due d = due_.top();
-      due_.pop();
+      std::pop_heap(due_.begin(), due_.end(), std::greater<>{});
+      Due d = std::move(due_.back());
+      due_.pop_back();
       if (d.kind == Due::Kind::letter) {
-        const Channel c = letters_[d.tag].channel;
-        driver_.node(d.node).mailbox[static_cast<std::size_t>(c)].push_back(std::move(letters_[d.tag]));
+        const Channel c = d.letter.channel;
+        driver_.node(d.node).mailbox[static_cast<std::size_t>(c)].push_back(std::move(d.letter));
         if (r_.program.notifies(c)) driver_.handle(ctx_, d.node, [&](Agent& a) { a.arrived(ctx_, c); }, now_);
         continue;
       }
@@ -73,53 +70,47 @@ class ToyRun {
   bool quiet() const { return due_.empty(); }
   void count_in_flight(Ledger::Count& c) const {
     for (NodeId i = 0; i < g_.num_nodes(); ++i)
-      for (const auto& box : driver_.node(i).mailbox)
-        for (const Envelope& l : box) c.in_flight(l.msg.load, l.items);
-    for (auto pending = due_; !pending.empty(); pending.pop())
-      if (pending.top().kind == Due::Kind::letter) c.in_flight(letters_[pending.top().tag].msg.load, letters_[pending.top().tag].items);
+      for (const auto& box : driver_.node(i).mailbox) nnlb::count_in_flight(c, box);
+    for (const Due& d : due_) c.in_flight(d.letter.msg.load, d.letter.items);
   }
 
   // --- the Context of the bound node: its links, its transport, its work ---
   Driver<ToyNode>& driver() { return driver_; }
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
-  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return driver_.node(i).neighbors; }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) { return facts_.of(i, neighbors_); }
   std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double,
             const Cargo& cargo) {
     std::vector<Item> items = driver_.send(i, p, degree(i), channel, cargo, now_, r_.program.needs().overdraft);  // checks the port
-    Envelope l{Message{}, driver_.node(i).neighbors[p].id, channel, std::move(items)};
-    const Fault f = driver_.fault(cargo.load, !l.items.empty());
-    const Slot s = g_.first_slot(i) + p;
-    l.msg = {Port(g_.reverse(s) - g_.first_slot(l.to)), i, tag, std::uint32_t(l.items.size()), cargo.load * f.factor, value};
-    for (int k = 0; k < f.copies && !f.lost; ++k) {
-      letters_.push_back(l);
-      push(now_ + r_.platform.link_latency(s), Due::Kind::letter, l.to, std::uint32_t(letters_.size() - 1));
-    }
+    Envelope l = envelope(g_, i, p, channel, tag, value, cargo.load, std::move(items));
+    const double at = now_ + r_.platform.link_latency(g_.first_slot(i) + p);
+    driver_.through_faults(l.msg.load, !l.items.empty(), [&] { push(at, Due::Kind::letter, l.to, 0, l); });
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    take_all(driver_.node(i), driver_.node(i).mailbox[static_cast<std::size_t>(channel)], taken_, taken_items_);
-    return taken_;
+    return take_all(driver_.node(i), driver_.node(i).mailbox[static_cast<std::size_t>(channel)], taken_, taken_items_);
   }
 
   void execute(NodeId i, ItemId item, std::uint32_t tag) {
     driver_.execute(i, item, tag, now_, std::ceil(work_seconds(driver_.node(i), item, driver_.speed(i))));
     push(driver_.node(i).execution.ends, Due::Kind::executed, i, tag);
   }
-  void set_timer(NodeId i, double delay, std::uint32_t tag) {
-    push(now_ + delay, Due::Kind::timer, i, tag);
-  }
+  void set_timer(NodeId i, double delay, std::uint32_t tag) { push(now_ + delay, Due::Kind::timer, i, tag); }
 
  private:
-  void push(double at, Due::Kind kind, NodeId node, std::uint32_t tag) { due_.push({at, seq_++, kind, node, tag}); }
+  void push(double at, Due::Kind kind, NodeId node, std::uint32_t tag, Envelope letter = {}) {
+    due_.push_back({at, seq_++, kind, node, tag, std::move(letter)});
+    std::push_heap(due_.begin(), due_.end(), std::greater<>{});
+  }
 
   const EngineRun& r_;
   const Graph& g_;
   Driver<ToyNode> driver_;
+  NeighborFacts facts_;
   NodeContext<ToyRun> ctx_;
-  std::vector<Envelope> letters_;
-  std::priority_queue<Due, std::vector<Due>, std::greater<>> due_;
+  std::vector<Due> due_;  // a heap, the earliest first
+  std::vector<NeighborInfo> neighbors_;
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
   double now_ = 0;

@@ -184,14 +184,11 @@ class SimgridRun {
     SgNode& n = driver_.node(i);
     std::vector<Item> carried = driver_.send(i, p, degree(i), channel, cargo, now(), overdraft_);
     for (const Item& it : carried) bytes += it.bytes;
-    const Fault fault = driver_.fault(cargo.load, !carried.empty());
-    if (fault.lost) return;
-    const double load = cargo.load * fault.factor;
-    const int copies = fault.copies;
     // SimGrid hands a message of 0 bytes still paying its latency to a get posted after it was
     // sent (CommImpl::irecv, 3.32): every message is at least one unit.
     const double units = std::max(1.0, std::round(bytes * units_per_byte));
-    for (int copy = 0; copy < copies; ++copy) {
+    double load = cargo.load;
+    driver_.through_faults(load, !carried.empty(), [&] {
       Wire* w = new_wire();
       w->msg = Message{n.out[p].back, i, tag, static_cast<std::uint32_t>(carried.size()), load, value};
       w->items = carried;
@@ -200,7 +197,7 @@ class SimgridRun {
       w->units = units;
       if (notify_[static_cast<std::size_t>(channel)]) ++notifying_in_flight_;
       n.to_send.push_back(w);
-    }
+    });
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {

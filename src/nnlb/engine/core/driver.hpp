@@ -82,6 +82,12 @@ class Driver {
   bool alive(NodeId i) const { return nodes_[i].alive; }
   NodeId live() const { return live_; }
   const BalanceRule& rule() const { return rule_; }
+  // What every node holds now (a neighbour's load at set-up: NeighborInfo::initial_load).
+  std::vector<double> held() const {
+    std::vector<double> h(nodes_.size());
+    for (NodeId i = 0; i < nodes_.size(); ++i) h[i] = nodes_[i].held();
+    return h;
+  }
   double speed(NodeId i) const { return i < speeds_.size() ? speeds_[i] : speeds_[0]; }
   bool integer() const { return integer_; }
   Rng& rng(NodeId i) { return rngs_[i]; }
@@ -106,6 +112,14 @@ class Driver {
     const FaultInjection& f = rules_.faults;
     if (FaultInjection::hits(f.drop_every, k)) return {true, 1, 0};
     return {false, FaultInjection::hits(f.corrupt_every, k) ? 1 + 1e-6 : 1.0, FaultInjection::hits(f.duplicate_every, k) ? 2 : 1};
+  }
+  // A load-carrying message through fault injection: `post()` once, twice or never, with `load`
+  // altered first as the fault says (a message without load or items is posted once, unaltered).
+  template <class Post>
+  void through_faults(double& load, bool items, Post&& post) {
+    const Fault f = fault(load, items);
+    load *= f.factor;
+    for (int copy = 0; copy < f.copies; ++copy) post();
   }
   // Context::add_load, booked at once (engines that run nodes side by side book it themselves).
   void add_load(NodeId i, double delta) {

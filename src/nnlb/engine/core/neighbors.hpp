@@ -2,6 +2,9 @@
 // What a node knows of a neighbour when the run starts (Context::neighbors): the same set-up
 // knowledge on every engine.
 #include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/model/graph.hpp"
@@ -22,5 +25,25 @@ inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, con
 inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, const EdgeColoring* colors, double held) {
   return neighbor_info(g, s, p, colors, held, g.degree(g.target(s)));
 }
+
+// Every node's neighbours as set-up knows them, on a graph that does not change: built for one
+// node at a time, when asked, into the caller's scratch (no 48 bytes a port kept for the run).
+class NeighborFacts {
+ public:
+  // `colors`: null when the program needs none; `initial`: what every node holds at the start.
+  NeighborFacts(const Graph& g, const Platform& p, const EdgeColoring* colors, std::vector<double> initial)
+      : g_(g), platform_(p), colors_(colors), initial_(std::move(initial)) {}
+  std::span<const NeighborInfo> of(NodeId i, std::vector<NeighborInfo>& scratch) const {
+    scratch.clear();
+    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch.push_back(neighbor_info(g_, s, platform_, colors_, initial_[g_.target(s)]));
+    return scratch;
+  }
+
+ private:
+  const Graph& g_;
+  const Platform& platform_;
+  const EdgeColoring* colors_;
+  std::vector<double> initial_;
+};
 
 }  // namespace nnlb

@@ -103,8 +103,7 @@ class DesRun {
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     mail_.add_boxes(std::size_t{g.num_nodes()} * channel_count);
     const EdgeColoring* colors = usable_coloring(program, coloring, g.num_slots()) ? coloring : nullptr;
-    std::vector<double> held(g.num_nodes());
-    for (NodeId i = 0; i < g.num_nodes(); ++i) held[i] = driver_.node(i).held();
+    const std::vector<double> held = driver_.held();
     if (!dynamic_) {
       fixed_.emplace(g, platform, colors, held, opt.separate_control);
     } else {

@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <deque>
 #include <vector>
+
+#include "nnlb/util/fifo.hpp"
 
 namespace nnlb {
 
@@ -19,7 +20,7 @@ struct Event {
 // Most events come in runs already in order: a node's balancing timer is set one period after it
 // fires, and the nodes fire in time order, so each such timer is later than every one set before
 // it. An event of a small kind that is not earlier than the last one of its kind is appended to
-// that kind's lane, a FIFO; any other goes into a 4-ary heap. A pop takes the earliest of the
+// that kind's lane, a ring FIFO; any other goes into a 4-ary heap. A pop takes the earliest of the
 // lanes' fronts and the heap's top: the same order as one heap, without a heap's walk through
 // memory at every pop, which at 2^20 nodes was a cache miss a level (issue 37).
 class EventQueue {
@@ -29,7 +30,7 @@ class EventQueue {
     ++size_;
     next_ = unknown;
     if (kind < lane_count) {
-      std::deque<Event>& lane = lanes_[kind];
+      Fifo<Event>& lane = lanes_[kind];
       if (lane.empty() || lane.back().time <= time) {  // later seq: not earlier than the back
         lane.push_back(e);
         busy_lanes_ |= 1u << kind;
@@ -45,7 +46,7 @@ class EventQueue {
     --size_;
     last_lane_ = from;
     if (from != from_heap) {
-      std::deque<Event>& lane = lanes_[from];
+      Fifo<Event>& lane = lanes_[from];
       const Event first = lane.front();
       lane.pop_front();
       if (lane.empty()) busy_lanes_ &= ~(1u << from);
@@ -66,7 +67,7 @@ class EventQueue {
   // the next few, a hint for asking ahead for the state they will touch.
   const Event* ahead(std::size_t k) const {
     if (last_lane_ == from_heap) return nullptr;
-    const std::deque<Event>& lane = lanes_[last_lane_];
+    const Fifo<Event>& lane = lanes_[last_lane_];
     return k < lane.size() ? &lane[k] : nullptr;
   }
 
@@ -117,7 +118,7 @@ class EventQueue {
     heap_[i] = e;
   }
 
-  std::deque<Event> lanes_[lane_count];
+  Fifo<Event> lanes_[lane_count];  // rings: a steady flow allocates nothing
   std::uint32_t busy_lanes_ = 0;  // bit k: lane k holds events
   std::vector<Event> heap_;
   std::size_t size_ = 0;

@@ -61,10 +61,8 @@ class RoundsRun {
             const RoundsOptions& opt, const EdgeColoring* coloring)
       : g_(topo.graph), program_(program), platform_(platform), overdraft_(program.needs().overdraft),
         driver_(rules_of(opt), Clock::rounds, mode == LoadMode::integer, initial, node_speeds(platform, g_.num_nodes()), opt.seed),
-        initial_(g_.num_nodes()) {
-    if (usable_coloring(program, coloring, g_.num_slots())) coloring_ = coloring;
+        facts_(g_, platform, usable_coloring(program, coloring, g_.num_slots()) ? coloring : nullptr, driver_.held()) {
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
-    for (NodeId i = 0; i < g_.num_nodes(); ++i) initial_[i] = driver_.node(i).held();
     const std::size_t blocks = block_count(g_.num_nodes());
     lanes_.resize(blocks);
     for (std::size_t b = 0; b < blocks; ++b) contexts_.push_back(std::make_unique<NodeContext<RoundsRun>>(*this, b));
@@ -102,42 +100,24 @@ class RoundsRun {
   // Messages in the inboxes, not yet taken, and sent this round.
   void count_in_flight(Ledger::Count& c) const {
     for (NodeId i = 0; i < g_.num_nodes(); ++i)
-      for (const auto& box : driver_.node(i).inbox)
-        for (const Envelope& p : box) c.in_flight(p.msg.load, p.items);
-    for (const Lane& lane : lanes_)
-      for (const Envelope& p : lane.outbox) c.in_flight(p.msg.load, p.items);
+      for (const auto& box : driver_.node(i).inbox) nnlb::count_in_flight(c, box);
+    for (const Lane& lane : lanes_) nnlb::count_in_flight(c, lane.outbox);
   }
 
   // --- the Context of a bound node ---
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
-  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t lane) {
-    std::vector<NeighborInfo>& out = lanes_[lane].neighbors;
-    out.clear();
-    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) out.push_back(neighbor_info(g_, s, platform_, coloring_, initial_[g_.target(s)]));
-    return out;
-  }
+  std::span<const NeighborInfo> neighbors(NodeId i, std::size_t lane) { return facts_.of(i, lanes_[lane].neighbors); }
   std::span<const Item> taken_items(std::size_t lane) const { return lanes_[lane].taken_items; }
 
   void send(NodeId i, std::size_t lane, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double /*bytes: rounds take no time*/, const Cargo& cargo) {
-    Envelope post;
-    post.items = take_cargo(driver_.node(i), i, p, g_.degree(i), cargo, overdraft_);
-    const Slot s = g_.first_slot(i) + p;
-    post.to = g_.target(s);
-    post.msg.port = static_cast<Port>(g_.reverse(s) - g_.first_slot(post.to));
-    post.msg.from = i;
-    post.channel = channel;
-    post.msg.tag = tag;
-    post.msg.load = cargo.load;
-    post.msg.value = value;
-    post.msg.item_count = static_cast<std::uint32_t>(post.items.size());
-    lanes_[lane].outbox.push_back(std::move(post));
+    std::vector<Item> items = take_cargo(driver_.node(i), i, p, g_.degree(i), cargo, overdraft_);
+    lanes_[lane].outbox.push_back(envelope(g_, i, p, channel, tag, value, cargo.load, std::move(items)));
   }
 
   std::span<const Message> take(NodeId i, std::size_t lane, Channel channel) {
     RoundNode& n = driver_.node(i);
-    take_all(n, n.inbox[static_cast<std::size_t>(channel)], lanes_[lane].taken, lanes_[lane].taken_items);
-    return lanes_[lane].taken;
+    return take_all(n, n.inbox[static_cast<std::size_t>(channel)], lanes_[lane].taken, lanes_[lane].taken_items);
   }
 
   void set_timer(NodeId i, double delay, std::uint32_t tag) {
@@ -202,12 +182,10 @@ class RoundsRun {
   // The driver's fault for a load-carrying message: lost, altered or delivered twice.
   [[gnu::noinline]] void inject_fault(Envelope& p) {
     const auto c = static_cast<std::size_t>(p.channel);
-    const Fault f = driver_.fault(p.msg.load, !p.items.empty());
-    p.msg.load *= f.factor;
-    for (int copy = 0; copy < f.copies; ++copy) {
+    driver_.through_faults(p.msg.load, !p.items.empty(), [&] {
       ++driver_.node(p.to).fresh[c];
       driver_.node(p.to).inbox[c].push_back(p);
-    }
+    });
   }
 
   // A node's round: arrivals it asked to hear of, then its due timers.
@@ -246,8 +224,7 @@ class RoundsRun {
   const bool overdraft_;
   Driver<RoundNode> driver_;
   bool notify_[channel_count] = {};
-  const EdgeColoring* coloring_ = nullptr;  // null when the program needs none
-  std::vector<double> initial_;
+  NeighborFacts facts_;
   std::vector<Lane> lanes_;  // one per block of nodes
   std::vector<std::unique_ptr<NodeContext<RoundsRun>>> contexts_;
   std::mutex report_mutex_;
