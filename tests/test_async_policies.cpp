@@ -2,7 +2,9 @@
 // rules on hand-built local views.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "nnlb/policy/bertsekas_tsitsiklis.hpp"
 #include "nnlb/policy/best_effort.hpp"
@@ -32,6 +34,31 @@ struct View {
     return s;
   }
 };
+
+// The order both rules visit the less loaded neighbours in: by load, then id, then port (a graph
+// with two links between the same nodes), with ties of load and repeated ids.
+TEST(LessLoadedByLoad, OrdersByLoadThenIdThenPort) {
+  std::uint64_t state = 7;
+  auto draw = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  for (const std::size_t degree : {1u, 5u, 16u, 32u, 33u, 70u}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      std::vector<double> loads;
+      for (std::size_t k = 0; k < degree; ++k) loads.push_back(static_cast<double>(draw(6)));  // ties everywhere
+      View v(4.0, loads);
+      for (NeighborState& nb : v.nbs) nb.id = static_cast<NodeId>(draw(degree));            // and repeated ids
+      std::vector<std::uint32_t> expected;
+      for (std::uint32_t j = 0; j < degree; ++j)
+        if (v.nbs[j].load < 4.0) expected.push_back(j);
+      std::sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return std::tuple(v.nbs[a].load, v.nbs[a].id, a) < std::tuple(v.nbs[b].load, v.nbs[b].id, b);
+      });
+      ASSERT_EQ(less_loaded_by_load(v.view), expected) << "degree " << degree << ", trial " << trial;
+    }
+  }
+}
 
 TEST(BestEffort, SenderAndSelectedNeighboursEndAtTheMean) {
   // x_i = 100; neighbours 10, 20, 90, 200: S = {10, 20} (90 is above the mean 43.3 of {100, 10, 20}).

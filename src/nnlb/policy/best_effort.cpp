@@ -12,7 +12,7 @@ const std::vector<std::uint32_t>& less_loaded_by_load(const LocalView& view) {
     if (view.neighbors[j].load < view.load) order.push_back(j);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     const auto &na = view.neighbors[a], &nb = view.neighbors[b];
-    return na.load < nb.load || (na.load == nb.load && na.id < nb.id);
+    return na.load < nb.load || (na.load == nb.load && (na.id < nb.id || (na.id == nb.id && a < b)));
   });
   return order;
 }

@@ -19,7 +19,7 @@ class BestEffort final : public Policy {
 };
 
 // The indices of the neighbours known to hold less than the node (the only ones its sends can
-// reach), sorted by non-decreasing known load, ties by node id, so every engine visits them in
+// reach), sorted by non-decreasing known load, ties by node id (then port), so every engine visits them in
 // the same order. The result lives in per-thread scratch storage, valid until the thread's next
 // call (decisions run millions of times; this spares an allocation each).
 const std::vector<std::uint32_t>& less_loaded_by_load(const LocalView& view);
