@@ -9,12 +9,17 @@
 #include <string>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/programs/async_balancer.hpp"
 #include "nnlb/util/fifo.hpp"
+#include "nnlb/util/huge_pages.hpp"
 #include "support.hpp"
 
 namespace nnlb {
@@ -143,6 +148,27 @@ TEST(Fifo, KeepsOrderThroughWrapAndGrowth) {
     q.pop_front();
   }
   EXPECT_EQ(taken, expected.size());
+}
+
+// The huge-page request after a large run's set-up (util/huge_pages.hpp): a mapping written
+// throughout is asked for; one barely written (a sanitizer's shadow) is not, since a collapse would
+// fill it.
+TEST(HugePages, OnlyAMappingWrittenThroughoutIsCollapsed) {
+#if defined(__linux__)
+  constexpr std::size_t bytes = std::size_t{64} << 20;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto* b = static_cast<unsigned char*>(p);
+  b[0] = 1;  // sparse
+  const std::size_t sparse = collapse_to_huge_pages(bytes / 2);
+  for (std::size_t k = 0; k < bytes; k += 4096) b[k] = 1;  // written throughout
+  const std::size_t dense = collapse_to_huge_pages(bytes / 2);
+  EXPECT_GE(dense, sparse + bytes - 2 * huge_page_bytes);  // its whole huge pages, now
+  for (std::size_t k = 0; k < bytes; k += 4096) ASSERT_EQ(b[k], 1);  // the same contents
+  munmap(p, bytes);
+#else
+  GTEST_SKIP() << "huge pages are asked for on Linux only";
+#endif
 }
 
 TEST(DesStore, EveryMessageWaitingInAMailboxIsRecounted) {

@@ -23,6 +23,7 @@
 #include "nnlb/engine/des/ports.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/huge_pages.hpp"
 
 namespace nnlb::des {
 
@@ -125,6 +126,9 @@ class DesRun {
   RunResult run() {
     driver_.start_agents(program_, ctx_, now_);
     driver_.start(*this);
+    // A large run's nodes, agents and ports, read at random from here on, on huge pages
+    // (`hypercube:18`: docs/benchmarks.md); a small run has no mapping this large.
+    collapse_to_huge_pages(std::size_t{32} << 20);
     queue_.push(driver_.next_wake(), wake_event, 0);
     if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
     if (opt_.churn) queue_.push(1.0, churn_event, 1);

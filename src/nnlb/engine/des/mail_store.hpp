@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "nnlb/util/huge_pages.hpp"
 #include "nnlb/util/prefetch.hpp"
 
 namespace nnlb::des {
@@ -126,7 +127,12 @@ class MailStore {
     Record records[per_chunk];
   };
   static_assert(sizeof(Chunk) <= chunk_bytes);
-  static constexpr std::uint32_t block_chunks = 256;  // chunks are made 128 KiB at a time and never move
+  // Chunks are made a block of 2 MiB at a time and never move. Past `small_blocks`, a block asks
+  // for a transparent huge page: a large run's mailboxes are read and written at random, and one
+  // TLB entry then covers 4,096 chunks (`hypercube:18`: 0.91 of the time, docs/benchmarks.md); a
+  // small run keeps 4 KiB pages, resident only where written.
+  static constexpr std::uint32_t block_chunks = huge_page_bytes / sizeof(Chunk);
+  static constexpr std::size_t small_blocks = 4;
 
   Chunk& chunk(std::uint32_t c) { return blocks_[c / block_chunks][c % block_chunks]; }
   const Chunk& chunk(std::uint32_t c) const { return blocks_[c / block_chunks][c % block_chunks]; }
@@ -138,7 +144,7 @@ class MailStore {
       free_.pop_back();
     } else {
       c = made_++;
-      if (c % block_chunks == 0) blocks_.push_back(std::make_unique<Chunk[]>(block_chunks));
+      if (c % block_chunks == 0) blocks_.push_back(huge_array<Chunk>(blocks_.size() >= small_blocks));
       next_.push_back(none);
     }
     next_[c] = none;
@@ -151,7 +157,7 @@ class MailStore {
   }
 
   std::vector<Box> boxes_;
-  std::vector<std::unique_ptr<Chunk[]>> blocks_;
+  std::vector<HugeArray<Chunk>> blocks_;
   std::vector<std::uint32_t> next_;  // per chunk: the next of its mailbox
   std::vector<std::uint32_t> free_;  // chunks not in use, the last freed first
   std::uint32_t made_ = 0;
