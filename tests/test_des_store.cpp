@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -14,6 +16,7 @@
 #endif
 
 #include "nnlb/catalog/registry.hpp"
+#include "nnlb/engine/core/agenda.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -148,6 +151,29 @@ TEST(Fifo, KeepsOrderThroughWrapAndGrowth) {
     q.pop_front();
   }
   EXPECT_EQ(taken, expected.size());
+}
+
+// The core's agenda (engine/core/agenda.hpp), which orders the toy engine's events and the SimGrid
+// and MPI nodes' timers: the earliest first, at equal times in the order added, through a heap's
+// reshuffles.
+TEST(Agenda, EarliestFirstThenInTheOrderAdded) {
+  Agenda<int> a;
+  EXPECT_EQ(a.next_time(), std::numeric_limits<double>::infinity());
+  std::vector<std::pair<double, int>> added;
+  for (int k = 0; k < 200; ++k) {
+    const double at = (k * 37) % 11;  // 11 times, each added many times, out of order
+    a.add(at, k), added.emplace_back(at, k);
+  }
+  int visited = 0;
+  a.for_each([&](int) { ++visited; });
+  EXPECT_EQ(visited, 200);
+  std::stable_sort(added.begin(), added.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& [at, k] : added) {
+    ASSERT_EQ(a.next_time(), at);
+    ASSERT_EQ(a.next(), k);
+    ASSERT_EQ(a.pop(), k);
+  }
+  EXPECT_TRUE(a.empty());
 }
 
 // The huge-page request after a large run's set-up (util/huge_pages.hpp): a mapping written

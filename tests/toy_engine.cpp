@@ -1,14 +1,13 @@
 // A toy engine: what an engine is, in one file and one registration. Its clock counts seconds;
 // its transport delivers every message its link's latency after it was sent, in the order sent
-// (no bandwidth); its timers fire in order of time; an item's work takes weight x
-// reference_speed / speed seconds, rounded up to whole ones.
+// (no bandwidth); an item's work takes weight x reference_speed / speed seconds, rounded up.
 // The nodes, the stop rules, the samples and the record are the driver's (engine/core/driver.hpp),
 // and the conformance tests (conformance.cpp) run on it as on every engine.
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <vector>
 
+#include "nnlb/engine/core/agenda.hpp"
 #include "nnlb/engine/core/driver.hpp"
 #include "nnlb/engine/core/envelope.hpp"
 #include "nnlb/engine/core/neighbors.hpp"
@@ -18,15 +17,12 @@
 namespace nnlb {
 namespace {
 
-// Something due at a time: a letter to deliver, a timer, or an item's end.
+// Something due: a letter to deliver, a timer, or an item's end.
 struct Due {
-  double at;
-  std::uint64_t seq;
   enum class Kind { letter, timer, executed } kind;
   NodeId node;
   std::uint32_t tag;
   Envelope letter;  // a letter's
-  bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
 struct ToyNode : DrivenNode {
@@ -44,24 +40,11 @@ class ToyRun {
     driver_.start_agents(r_.program, ctx_, now_);
     driver_.start(*this);
     while (true) {  // the driver's wake-ups go first at equal times
-      const double next = std::min(driver_.next_wake(), due_.empty() ? INFINITY : due_.front().at);
+      const double next = std::min(driver_.next_wake(), due_.next_time());
       if (const auto stop = driver_.after(*this, next)) return driver_.close(*this, *stop);
       now_ = next;
-      if (next == driver_.next_wake()) {
-        driver_.wake(*this);
-        continue;
-      }
-      std::pop_heap(due_.begin(), due_.end(), std::greater<>{});
-      Due d = std::move(due_.back());
-      due_.pop_back();
-      if (d.kind == Due::Kind::letter) {
-        const Channel c = d.letter.channel;
-        driver_.node(d.node).mailbox[static_cast<std::size_t>(c)].push_back(std::move(d.letter));
-        if (r_.program.notifies(c)) driver_.handle(ctx_, d.node, [&](Agent& a) { a.arrived(ctx_, c); }, now_);
-        continue;
-      }
-      if (d.kind == Due::Kind::executed) driver_.complete(d.node, now_);
-      driver_.handle(ctx_, d.node, [&](Agent& a) { a.timer(ctx_, d.tag); }, now_);
+      if (next == driver_.next_wake()) driver_.wake(*this);
+      else fire(due_.pop());
     }
   }
 
@@ -71,7 +54,7 @@ class ToyRun {
   void count_in_flight(Ledger::Count& c) const {
     for (NodeId i = 0; i < g_.num_nodes(); ++i)
       for (const auto& box : driver_.node(i).mailbox) nnlb::count_in_flight(c, box);
-    for (const Due& d : due_) c.in_flight(d.letter.msg.load, d.letter.items);
+    due_.for_each([&](const Due& d) { c.in_flight(d.letter.msg.load, d.letter.items); });
   }
 
   // --- the Context of the bound node: its links, its transport, its work ---
@@ -85,7 +68,7 @@ class ToyRun {
     std::vector<Item> items = driver_.send(i, p, degree(i), channel, cargo, now_, r_.program.needs().overdraft);  // checks the port
     Envelope l = envelope(g_, i, p, channel, tag, value, cargo.load, std::move(items));
     const double at = now_ + r_.platform.link_latency(g_.first_slot(i) + p);
-    driver_.through_faults(l.msg.load, !l.items.empty(), [&] { push(at, Due::Kind::letter, l.to, 0, l); });
+    driver_.through_faults(l.msg.load, !l.items.empty(), [&] { due_.add(at, {Due::Kind::letter, l.to, 0, l}); });
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
@@ -94,14 +77,19 @@ class ToyRun {
 
   void execute(NodeId i, ItemId item, std::uint32_t tag) {
     driver_.execute(i, item, tag, now_, std::ceil(work_seconds(driver_.node(i), item, driver_.speed(i))));
-    push(driver_.node(i).execution.ends, Due::Kind::executed, i, tag);
+    due_.add(driver_.node(i).execution.ends, {Due::Kind::executed, i, tag, {}});
   }
-  void set_timer(NodeId i, double delay, std::uint32_t tag) { push(now_ + delay, Due::Kind::timer, i, tag); }
+  void set_timer(NodeId i, double delay, std::uint32_t tag) { due_.add(now_ + delay, {Due::Kind::timer, i, tag, {}}); }
 
  private:
-  void push(double at, Due::Kind kind, NodeId node, std::uint32_t tag, Envelope letter = {}) {
-    due_.push_back({at, seq_++, kind, node, tag, std::move(letter)});
-    std::push_heap(due_.begin(), due_.end(), std::greater<>{});
+  // A letter lands in its receiver's mailbox (heard of on a notifying channel); a timer or an
+  // item's end runs the node's handler.
+  void fire(Due d) {
+    const Channel c = d.letter.channel;
+    if (d.kind == Due::Kind::letter) driver_.node(d.node).mailbox[static_cast<std::size_t>(c)].push_back(std::move(d.letter));
+    if (d.kind == Due::Kind::executed) driver_.complete(d.node, now_);
+    if (d.kind != Due::Kind::letter) driver_.handle(ctx_, d.node, [&](Agent& a) { a.timer(ctx_, d.tag); }, now_);
+    else if (r_.program.notifies(c)) driver_.handle(ctx_, d.node, [&](Agent& a) { a.arrived(ctx_, c); }, now_);
   }
 
   const EngineRun& r_;
@@ -109,12 +97,11 @@ class ToyRun {
   Driver<ToyNode> driver_;
   NeighborFacts facts_;
   NodeContext<ToyRun> ctx_;
-  std::vector<Due> due_;  // a heap, the earliest first
+  Agenda<Due> due_;
   std::vector<NeighborInfo> neighbors_;
   std::vector<Message> taken_;
   std::vector<Item> taken_items_;
   double now_ = 0;
-  std::uint64_t seq_ = 0;
 };
 
 // The one registration.

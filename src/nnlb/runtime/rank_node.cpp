@@ -121,11 +121,10 @@ void RankNode::receive(const MPI_Status& status, bool deliver) {
 
 bool RankNode::fire_timers() {
   bool any = false;
-  while (!timers_.empty() && timers_.top().at <= now() && !executing()) {
-    const Timer t = timers_.top();
-    timers_.pop();
+  while (timers_.next_time() <= now() && !executing()) {
+    const std::uint32_t tag = timers_.pop();
     ++handlers_;
-    node_.agent->timer(ctx_, t.tag);
+    node_.agent->timer(ctx_, tag);
     any = true;
   }
   return any;
@@ -134,7 +133,7 @@ bool RankNode::fire_timers() {
 void RankNode::wait(MPI_Request* other) {
   if (executing()) return;
   MPI_Request requests[2] = {receive_, other != nullptr ? *other : MPI_REQUEST_NULL};
-  const double due = timers_.empty() ? std::numeric_limits<double>::infinity() : timers_.top().at;
+  const double due = timers_.next_time();
   while (true) {
     int index = MPI_UNDEFINED, done = 0;
     MPI_Status status;
@@ -324,7 +323,7 @@ std::span<const Message> RankNode::take(NodeId, std::size_t, Channel channel) {
 }
 
 void RankNode::set_timer(NodeId, double delay, std::uint32_t tag) {  // delay >= 0: checked by NodeContext
-  timers_.push({now() + delay, timer_seq_++, tag});
+  timers_.add(now() + delay, tag);
 }
 
 void RankNode::execute(NodeId, ItemId item, std::uint32_t tag) {

@@ -17,10 +17,10 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <span>
 #include <vector>
 
+#include "nnlb/engine/core/agenda.hpp"
 #include "nnlb/engine/core/execution.hpp"
 #include "nnlb/engine/core/faults.hpp"
 #include "nnlb/engine/core/node_context.hpp"
@@ -149,12 +149,6 @@ class RankNode {
   void note(std::string_view name, double value) { tally_.note(name, value); }
 
  private:
-  struct Timer {
-    double at;
-    std::uint64_t seq;
-    std::uint32_t tag;
-    bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-  };
   struct PendingSend {
     std::vector<MPI_Request> requests;  // the first eager_bytes, then the pieces of the rest
     std::vector<std::byte> bytes;
@@ -179,8 +173,7 @@ class RankNode {
   std::vector<std::byte> payload_;  // scratch: a send's items' data
   std::vector<std::byte> eager_;    // the posted receive's buffer
   MPI_Request receive_ = MPI_REQUEST_NULL;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  std::uint64_t timer_seq_ = 0;
+  Agenda<std::uint32_t> timers_;  // their tags
   std::deque<PendingSend> sends_;
   std::vector<std::uint64_t> marked_;  // by port: the last epoch marked
   std::vector<bool> finishing_;        // by port: the neighbour marked finishing

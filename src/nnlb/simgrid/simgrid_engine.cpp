@@ -7,7 +7,6 @@
 #include <exception>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
 
+#include "nnlb/engine/core/agenda.hpp"
 #include "nnlb/engine/core/driver.hpp"
 #include "nnlb/engine/core/node_context.hpp"
 #include "nnlb/engine/codec.hpp"
@@ -39,23 +39,6 @@ struct Wire {
   Channel channel = Channel::control;
   Port out = 0;      // the sender's port
   double units = 0;  // its size for SimGrid (units_per_byte)
-};
-
-struct Timer {
-  double at;
-  std::uint64_t seq;
-  std::uint32_t tag;
-  bool operator>(const Timer& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-};
-
-// A put under way, by the earliest time SimGrid can have completed it: when its route's latency
-// has passed (CM02 with latency factor 1: the transfer starts only then), less a microsecond, a
-// thousand times SimGrid's timing precision.
-struct Put {
-  double earliest;
-  std::uint64_t seq;
-  sg4::CommPtr comm;
-  bool operator>(const Put& o) const { return earliest != o.earliest ? earliest > o.earliest : seq > o.seq; }
 };
 
 // The sending end of a link direction.
@@ -89,9 +72,12 @@ struct SgNode : DrivenNode {
   // list of all of them: the sender waits for each once it is over (forget_sent), but not in its
   // one wait, which would wake it at every put's end and make every wait longer. Only puts past
   // their route's latency can be over: asking every put under way at every wake cost time in
-  // proportion to the latency over the sending period (issue 39, reproducer 5).
-  std::priority_queue<Put, std::vector<Put>, std::greater<>> sent;  // within their latency
-  std::vector<sg4::CommPtr> ending;                                 // past it
+  // proportion to the latency over the sending period (issue 39, reproducer 5). A put is due at
+  // the earliest time SimGrid can have completed it: when its route's latency has passed (CM02
+  // with latency factor 1: the transfer starts only then), less a microsecond, a thousand times
+  // SimGrid's timing precision.
+  Agenda<sg4::CommPtr> sent;         // within their latency
+  std::vector<sg4::CommPtr> ending;  // past it
   // What the running handler asked of SimGrid, done once it has returned: sends, an item's
   // execution, the gets that follow an arrival (port, lane).
   std::vector<Wire*> to_send;
@@ -99,8 +85,7 @@ struct SgNode : DrivenNode {
   std::vector<std::pair<Port, std::size_t>> to_receive;
   std::size_t queued = 0;  // serial: messages waiting in its out ports
   sg4::ExecPtr exec;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
-  std::uint64_t timers_set = 0;
+  Agenda<std::uint32_t> timers;  // their tags
 };
 
 // The speed of each node's host.
@@ -218,7 +203,7 @@ class SimgridRun {
 
   void set_timer(NodeId i, double delay, std::uint32_t tag) {
     SgNode& n = driver_.node(i);
-    n.timers.push({now() + delay, n.timers_set++, tag});
+    n.timers.add(now() + delay, tag);
     ++timers_;
   }
 
@@ -352,17 +337,15 @@ class SimgridRun {
   void put(SgNode& n, Wire* w) {
     const std::size_t lane = serial_ ? 0 : static_cast<std::size_t>(w->channel);
     const OutPort& o = n.out[w->out];
-    n.sent.push({now() + o.latency - 1e-6, comms_++, o.box[lane]->put_async(w, static_cast<std::uint64_t>(w->units))});
+    n.sent.add(now() + o.latency - 1e-6, o.box[lane]->put_async(w, static_cast<std::uint64_t>(w->units)));
+    ++comms_;
   }
 
   // Waits for the node's puts that are over, so that SimGrid forgets them: a wait for a finished
   // comm returns at once. A started comm has no bytes left only once it is over (its receiver
   // is always there: every mailbox has its receiver as permanent receiver).
   void forget_sent(SgNode& n, double now) {
-    while (!n.sent.empty() && n.sent.top().earliest <= now) {
-      n.ending.push_back(n.sent.top().comm);
-      n.sent.pop();
-    }
+    while (n.sent.next_time() <= now) n.ending.push_back(n.sent.pop());
     for (std::size_t s = 0; s < n.ending.size();) {
       ++comm_checks_;
       if (n.ending[s]->get_remaining() > 0) {
@@ -389,7 +372,7 @@ class SimgridRun {
 
   // The earliest of node i's timers and, serial, of its queued messages' starts.
   double next_wake(const SgNode& n) const {
-    double wake = n.timers.empty() ? never : n.timers.top().at;
+    double wake = n.timers.next_time();
     if (n.queued > 0)
       for (const OutPort& o : n.out)
         if (!o.queued.empty()) wake = std::min(wake, o.free_at);
@@ -398,9 +381,8 @@ class SimgridRun {
 
   void fire_timer(NodeId i, double due) {
     SgNode& n = driver_.node(i);
-    if (n.timers.empty() || n.timers.top().at > due) return;  // woken to transmit
-    const std::uint32_t tag = n.timers.top().tag;
-    n.timers.pop();
+    if (n.timers.next_time() > due) return;  // woken to transmit
+    const std::uint32_t tag = n.timers.pop();
     --timers_;
     call(i, [&](Agent& a) { a.timer(ctx_, tag); });
   }
@@ -451,7 +433,7 @@ class SimgridRun {
       for (InPort& in : n.in)
         for (sg4::CommPtr& get : in.get)
           if (get && get->get_state() == sg4::Activity::State::STARTED) get->cancel();
-      for (; !n.sent.empty(); n.sent.pop()) n.ending.push_back(n.sent.top().comm);
+      while (!n.sent.empty()) n.ending.push_back(n.sent.pop());
       for (sg4::CommPtr& put : n.ending)
         if (put->get_state() == sg4::Activity::State::STARTED) put->cancel();
       if (n.exec && n.exec->get_state() == sg4::Activity::State::STARTED) n.exec->cancel();
