@@ -13,8 +13,8 @@ namespace nnlb::des {
 // A message for node `gone`, which left, returns to its sender (or, if that one left too, goes
 // to the first live node), so no load or item is lost. It carries only what it carried.
 void DesRun::bounce(NodeId gone, Channel channel, Wire w) {
-  if (w.load <= 0 && items_of(w).empty()) {  // information only: lost with the node
-    if (w.label & stored_label) free_items(w.label & ~stored_label);
+  if (w.load <= 0 && items_of(w.label).empty()) {  // information only: lost with the node
+    if (w.label & stored_label) free_cargo(w.label & ~stored_label);
     return;
   }
   NodeId to = w.link;  // the sender (the graph changes)
@@ -23,6 +23,23 @@ void DesRun::bounce(NodeId gone, Channel channel, Wire w) {
   w.arrival = now_;
   deposit(to, channel, w);
   if (notify_[static_cast<std::size_t>(channel)]) call(to, [&](Agent& a) { a.arrived(ctx_, channel); });
+}
+
+std::vector<Wire> DesRun::release(NodeId i, Channel channel) {
+  std::vector<Wire> out;
+  in_store(channel, [&](auto& store) {
+    for (const auto& r : store.release(i)) {
+      Wire w{r.arrival, load_of(r), {}, r.link, r.label};
+      if constexpr (requires { r.value; }) w.value = r.value;
+      if (r.label & stored_label) {  // what the record had no room for, back on the wire
+        Carried& c = cargo_[r.label & ~stored_label];
+        if constexpr (!requires { r.value; }) w.value = c.value;
+        c.load = 0, c.value = {};
+      }
+      out.push_back(w);
+    }
+  });
+  return out;
 }
 
 NodeId DesRun::first_alive() const {
@@ -47,7 +64,7 @@ void DesRun::leave(NodeId i) {
   hand_over(i);
   // Messages waiting in its mailboxes go back to their senders.
   for (std::size_t c = 0; c < channel_count; ++c) {
-    const std::vector<Wire> waiting = mail_.release(mailbox(i, static_cast<Channel>(c)));
+    const std::vector<Wire> waiting = release(i, static_cast<Channel>(c));
     held_ -= waiting.size();
     for (const Wire& w : waiting) bounce(i, static_cast<Channel>(c), w);
   }
@@ -108,7 +125,7 @@ void DesRun::erase_port(NodeId i, Port p) {
 void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
   if (i > driver_.size() || (i < driver_.size() && driver_.alive(i)))
     throw InputError({}, "changes", "node " + std::to_string(i) + " cannot join: it is in the graph, or not the next new id");
-  if (i == driver_.size()) mail_.add_boxes(channel_count), ports_.emplace_back();
+  if (i == driver_.size()) control_mail_.add_boxes(1), data_mail_.add_boxes(1), ports_.emplace_back();
   driver_.join(i, now_).born = queue_.pushed();
   for (NodeId j : peers) {
     if (j >= driver_.size() || !driver_.alive(j) || j == i)

@@ -39,8 +39,8 @@ void DesRun::reweigh_everywhere(std::span<const Item> changes) {
     n.item_weight += d, delta += d;
     if (n.execution.item) delta += reweigh(std::span<Item>(&*n.execution.item, 1), to);
   }
-  for_each_wire([&](const Wire& w) {
-    if (w.label & stored_label) delta += reweigh(item_store_[w.label & ~stored_label].items, to);
+  for_each_held([&](double, std::uint32_t label) {
+    if (label & stored_label) delta += reweigh(cargo_[label & ~stored_label].items, to);
   });
   driver_.ledger().reweigh(delta);
 }

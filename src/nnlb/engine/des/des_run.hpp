@@ -5,11 +5,13 @@
 // load trace in des_replay.cpp.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "nnlb/engine/core/balance.hpp"
@@ -30,11 +32,10 @@ namespace nnlb::des {
 // Event kinds; timers encode their tag as first_timer + tag. The driver's wake-up is an event too.
 enum EventKind : std::uint32_t { wake_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
 
-// A message on a wire, or in its receiver's mailbox not yet taken: what the receiver's Message
-// needs, without what its mailbox implies (the channel) or the item store holds (the item
-// count). Messages of a silent channel go straight into the receiver's mailbox, stamped with
-// their arrival time; those of a notifying channel wait in the engine's pool for their arrival
-// event. 48 bytes: the messages a run holds are most of a large run's memory.
+// A message on its way: what the receiver's Message needs, without what its mailbox implies (the
+// channel) or the cargo store holds (the items). Messages of a notifying channel wait in the
+// engine's pool for their arrival event; those of a silent channel go straight into the
+// receiver's mailbox, stamped with their arrival time.
 struct Wire {
   double arrival = 0;
   double load = 0;
@@ -42,22 +43,39 @@ struct Wire {
   // On a graph that does not change, the receiver's port of the link (the sender is its peer);
   // on one that changes, the sender, whose port is looked up on delivery.
   std::uint32_t link = 0;
-  // The tag; or, top bit set, the index of the entry of the item store that holds the tag and
-  // the items carried (a message with items, or a tag that large).
+  // The tag; or, top bit set, the index of the entry of the cargo store that holds the tag, the
+  // items carried and what a mailbox's record has no room for (a message with items, a tag that
+  // large, load on the control channel or fields on the data channel).
   std::uint32_t label = 0;
 };
 static_assert(sizeof(Wire) == 48);
 inline constexpr std::uint32_t stored_label = std::uint32_t{1} << 31;
 
-// An entry of the item store: the tag and the items of a message that carries some.
+// A message in its receiver's mailbox, not yet taken. The messages a run holds are most of a
+// large run's memory, and each channel's record keeps what its messages mostly carry: a control
+// message (a balancer's report) its fields and no load, 40 bytes; a data message its load and no
+// fields, 24 bytes (at `hypercube:14` most messages held are data waiting for the computing
+// process). What a record has no room for, when a message carries it, is in its cargo entry.
+struct Report {
+  double arrival = 0;
+  std::array<double, 3> value{};
+  std::uint32_t link = 0, label = 0;  // as a Wire's
+};
+struct Parcel {
+  double arrival = 0;
+  double load = 0;
+  std::uint32_t link = 0, label = 0;
+};
+static_assert(sizeof(Report) == 40 && sizeof(Parcel) == 24);
+
+// An entry of the cargo store: the tag and the items of a message that carries some, and what
+// its mailbox's record has no room for.
 struct Carried {
   std::uint32_t tag = 0;
+  double load = 0;
+  std::array<double, 3> value{};
   std::vector<Item> items;
 };
-
-// Node i's mailbox of a channel in the run's MailStore, kept apart from the nodes' state: senders
-// touch only the store.
-inline std::size_t mailbox(NodeId i, Channel c) { return std::size_t{i} * channel_count + static_cast<std::size_t>(c); }
 
 // Where a pooled message goes: its receiver and channel, and whether it is still on its way.
 struct Route {
@@ -102,7 +120,7 @@ class DesRun {
         ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
-    mail_.add_boxes(std::size_t{g.num_nodes()} * channel_count);
+    control_mail_.add_boxes(g.num_nodes()), data_mail_.add_boxes(g.num_nodes());
     const EdgeColoring* colors = usable_coloring(program, coloring, g.num_slots()) ? coloring : nullptr;
     const std::vector<double> held = driver_.held();
     if (!dynamic_) {
@@ -173,10 +191,17 @@ class DesRun {
   bool quiet() const { return queue_.size() == 1 && next_change_ == changes_.size(); }
   // Every message on a live wire or in a mailbox (delivered or not).
   void count_in_flight(Ledger::Count& c) const {
-    for_each_wire([&](const Wire& w) { c.in_flight(w.load, items_of(w)); });
+    for_each_held([&](double load, std::uint32_t label) { c.in_flight(load, items_of(label)); });
   }
 
   // --- the Context of the bound node ---------------------------------------------------------
+
+  // The mailbox store of a channel, to `f` (defined ahead of its uses: its type is deduced).
+  template <class F>
+  decltype(auto) in_store(Channel channel, F&& f) {
+    return channel == Channel::control ? f(control_mail_) : f(data_mail_);
+  }
+
 
   std::uint32_t degree(NodeId i) const { return dynamic_ ? ports_[i].size() : fixed_->degree(i); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return dynamic_ ? ports_[i].info : fixed_->neighbors(i); }
@@ -209,8 +234,15 @@ class DesRun {
       // asked for first (the boxes, then the places in their chunks), so that the misses overlap
       // instead of following one another.
       const std::span<const NodeId> to = fixed_->targets(i);
-      for (const NodeId j : to) mail_.prefetch_box(mailbox(j, channel));
-      for (const NodeId j : to) mail_.prefetch_place(mailbox(j, channel));
+      in_store(channel, [&](auto& store) {
+        for (const NodeId j : to) store.prefetch_box(j);
+        for (const NodeId j : to) store.prefetch_place(j);
+        fixed_->send_each(i, now_, bytes, own_lane, [&](NodeId to, Port back, double arrival) {
+          hold();
+          store.put(to, record_of(store, {arrival, 0.0, *value++, back, label}));
+        });
+      });
+      return;
     }
     fixed_->send_each(i, now_, bytes, own_lane, [&](NodeId to, Port back, double arrival) {
       post(to, channel, {arrival, 0.0, *value++, back, label});
@@ -218,31 +250,7 @@ class DesRun {
   }
 
   std::span<const Message> take(NodeId i, std::size_t, Channel channel) {
-    const std::size_t box = mailbox(i, channel);
-    taken_items_.clear();
-    if (taken_.size() < mail_.size(box)) taken_.resize(mail_.size(box));
-    DesNode& n = driver_.node(i);
-    std::size_t got = 0;
-    mail_.take_if(box, [&](const Wire& w) {
-      if (w.arrival > now_) return false;  // still on the wire
-      const NodeId from = sender(i, w);
-      const Port port = dynamic_ ? port_to(i, from) : w.link;
-      std::uint32_t tag = w.label, count = 0;
-      if (!(w.label & stored_label)) [[likely]] {
-        n.load += w.load;
-      } else {
-        const std::uint32_t k = w.label & ~stored_label;
-        tag = item_store_[k].tag;
-        count = static_cast<std::uint32_t>(item_store_[k].items.size());
-        if (count == 0) n.load += w.load;
-        else credit(n, w.load, item_store_[k].items, taken_items_);
-        free_items(k);
-      }
-      taken_[got++] = Message{port, from, tag, count, w.load, w.value};
-      return true;
-    });
-    held_ -= got;
-    return {taken_.data(), got};
+    return in_store(channel, [&](auto& store) { return take_from(store, i); });
   }
 
   std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
@@ -269,11 +277,11 @@ class DesRun {
     if (const Event& soon = queue_.next(); soon.kind == arrival_event) prefetch(&wires_[soon.target]), prefetch(&routes_[soon.target]);
     if (const Event* e = queue_.ahead(1); e && e->kind >= first_timer) {
       prefetch(&driver_.node(e->target));
-      mail_.prefetch_box(mailbox(e->target, Channel::control));
+      control_mail_.prefetch_box(e->target);
     }
     if (const Event* e = queue_.ahead(0); e && e->kind >= first_timer) {
       if (const Agent* agent = driver_.node(e->target).agent.get()) prefetch(agent);
-      mail_.prefetch_head(mailbox(e->target, Channel::control));
+      control_mail_.prefetch_head(e->target);
       if (fixed_) fixed_->prefetch(e->target);
     }
   }
@@ -349,7 +357,66 @@ class DesRun {
   // A message into node `to`'s mailbox (delivered, or stamped with its arrival on a silent channel).
   [[gnu::always_inline]] void deposit(NodeId to, Channel channel, const Wire& w) {
     hold();
-    mail_.put(mailbox(to, channel), w);
+    in_store(channel, [&](auto& store) { store.put(to, record_of(store, w)); });
+  }
+  // A message's record in a store's mailboxes; what the record has no room for goes to its cargo
+  // entry.
+  [[gnu::always_inline]] Report record_of(const MailStore<Report>&, const Wire& w) {
+    Report r{w.arrival, w.value, w.link, w.label};
+    if (nonzero(w.load)) [[unlikely]] cargo(r.label).load = w.load;
+    return r;
+  }
+  [[gnu::always_inline]] Parcel record_of(const MailStore<Parcel>&, const Wire& w) {
+    Parcel p{w.arrival, w.load, w.link, w.label};
+    if (nonzero(w.value)) [[unlikely]] cargo(p.label).value = w.value;
+    return p;
+  }
+  // A letter's load, wherever its record keeps it.
+  double load_of(const Report& r) const { return r.label & stored_label ? cargo_[r.label & ~stored_label].load : 0.0; }
+  double load_of(const Parcel& p) const { return p.load; }
+  // Bit for bit (a -0.0 is kept as sent).
+  static bool nonzero(double x) { return std::bit_cast<std::uint64_t>(x) != 0; }
+  static bool nonzero(const std::array<double, 3>& v) { return nonzero(v[0]) || nonzero(v[1]) || nonzero(v[2]); }
+  // The cargo entry of a label, made if it has none yet.
+  Carried& cargo(std::uint32_t& label) {
+    if (!(label & stored_label)) label = stored_label | store_cargo(label, {});
+    return cargo_[label & ~stored_label];
+  }
+
+  // Node i's messages of one store that have arrived, out of its mailbox; their load and items
+  // are the node's.
+  template <class Record>
+  std::span<const Message> take_from(MailStore<Record>& store, NodeId i) {
+    taken_items_.clear();
+    if (taken_.size() < store.size(i)) taken_.resize(store.size(i));
+    DesNode& n = driver_.node(i);
+    std::size_t got = 0;
+    store.take_if(i, [&](const Record& r) {
+      if (r.arrival > now_) return false;  // still on the wire
+      const NodeId from = sender(i, r.link);
+      const Port port = dynamic_ ? port_to(i, from) : r.link;
+      std::uint32_t tag = r.label, count = 0;
+      Message& m = taken_[got++];
+      if constexpr (std::is_same_v<Record, Report>) m.value = r.value, m.load = 0;
+      else m.value = {}, m.load = r.load;
+      if (!(r.label & stored_label)) [[likely]] {
+        n.load += m.load;
+      } else {
+        const std::uint32_t k = r.label & ~stored_label;
+        const Carried& c = cargo_[k];
+        if constexpr (std::is_same_v<Record, Report>) m.load = c.load;
+        else m.value = c.value;
+        tag = c.tag;
+        count = static_cast<std::uint32_t>(c.items.size());
+        if (count == 0) n.load += m.load;
+        else credit(n, m.load, c.items, taken_items_);
+        free_cargo(k);
+      }
+      m.port = port, m.from = from, m.tag = tag, m.item_count = count;
+      return true;
+    });
+    held_ -= got;
+    return {taken_.data(), got};
   }
   // One more message held (on a wire or in a mailbox): the model's own memory (docs/benchmarks.md).
   void hold() { held_peak_ = std::max(held_peak_, ++held_); }
@@ -366,31 +433,32 @@ class DesRun {
     return m;
   }
 
-  // A message's label (Wire::label): its tag, or an entry of the item store.
+  // A message's label (Wire::label): its tag, or an entry of the cargo store.
   [[gnu::always_inline]] std::uint32_t label_of(std::uint32_t tag, std::span<const Item> items) {
     if (items.empty() && tag < stored_label) [[likely]]
       return tag;
-    return stored_label | store_items(tag, items);
+    return stored_label | store_cargo(tag, items);
   }
 
-  std::uint32_t store_items(std::uint32_t tag, std::span<const Item> items) {
+  std::uint32_t store_cargo(std::uint32_t tag, std::span<const Item> items) {
     std::uint32_t k;
-    if (free_item_lists_.empty()) {
-      k = static_cast<std::uint32_t>(item_store_.size());
-      if (k == stored_label) throw std::length_error("des: more than 2^31 messages carrying items at once");
-      item_store_.emplace_back();
+    if (free_cargo_.empty()) {
+      k = static_cast<std::uint32_t>(cargo_.size());
+      if (k == stored_label) throw std::length_error("des: more than 2^31 messages with a cargo entry at once");
+      cargo_.emplace_back();
     } else {
-      k = free_item_lists_.back();
-      free_item_lists_.pop_back();
+      k = free_cargo_.back();
+      free_cargo_.pop_back();
     }
-    item_store_[k].tag = tag;
-    item_store_[k].items.assign(items.begin(), items.end());
+    Carried& c = cargo_[k];
+    c.tag = tag, c.load = 0, c.value = {};
+    c.items.assign(items.begin(), items.end());
     return k;
   }
 
-  void free_items(std::uint32_t k) {
-    item_store_[k].items.clear();
-    free_item_lists_.push_back(k);
+  void free_cargo(std::uint32_t k) {
+    cargo_[k].items.clear();
+    free_cargo_.push_back(k);
   }
 
   void release(std::uint32_t m) {
@@ -399,21 +467,28 @@ class DesRun {
     free_wires_.push_back(m);
   }
 
-  // The items a message carries (none for most).
-  std::span<const Item> items_of(const Wire& w) const {
-    return w.label & stored_label ? std::span<const Item>(item_store_[w.label & ~stored_label].items) : std::span<const Item>{};
+  // The items a message of this label carries (none for most).
+  std::span<const Item> items_of(std::uint32_t label) const {
+    return label & stored_label ? std::span<const Item>(cargo_[label & ~stored_label].items) : std::span<const Item>{};
   }
 
-  // The sender of a message node `to` holds.
-  NodeId sender(NodeId to, const Wire& w) const { return dynamic_ ? w.link : fixed_->to(fixed_->first_slot(to) + w.link); }
+  // The sender of a message node `to` holds, by its link.
+  NodeId sender(NodeId to, std::uint32_t link) const { return dynamic_ ? link : fixed_->to(fixed_->first_slot(to) + link); }
 
-  // Visits every message on a live wire or in a mailbox (delivered or not).
+  // Visits every message on a live wire or in a mailbox (delivered or not), f(load, label): the
+  // pool, then node by node its mailboxes, channel by channel.
   template <class F>
-  void for_each_wire(F&& f) const {
+  void for_each_held(F&& f) const {
     for (std::size_t m = 0; m < wires_.size(); ++m)
-      if (routes_[m].live) f(wires_[m]);
-    for (std::size_t b = 0; b < mail_.boxes(); ++b) mail_.for_each(b, f);
+      if (routes_[m].live) f(wires_[m].load, wires_[m].label);
+    for (NodeId i = 0; i < control_mail_.boxes(); ++i) {
+      control_mail_.for_each(i, [&](const Report& r) { f(load_of(r), r.label); });
+      data_mail_.for_each(i, [&](const Parcel& p) { f(p.load, p.label); });
+    }
   }
+
+  // Node i's messages of a channel, out of its mailbox and on their way again (a node leaving).
+  std::vector<Wire> release(NodeId i, Channel channel);
 
   // Node `to`'s port of the link from `from` now, or none (links change when nodes leave/join;
   // a graph has no two links between the same nodes).
@@ -497,13 +572,14 @@ class DesRun {
   std::optional<GraphPorts> fixed_;  // the ports on a graph that does not change
   std::vector<NodePorts> ports_;     // or each node's own, when nodes leave or join
   bool notify_[channel_count] = {};
-  MailStore<Wire> mail_;  // every node's mailboxes (mailbox())
+  MailStore<Report> control_mail_;  // every node's mailbox of each channel: box i is node i's
+  MailStore<Parcel> data_mail_;
   Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
   std::vector<Wire> wires_;                    // messages of notifying channels on their way
   std::vector<Route> routes_;                  // where each goes
   std::vector<std::uint32_t> free_wires_;
-  std::vector<Carried> item_store_;            // the items of messages that carry some
-  std::vector<std::uint32_t> free_item_lists_;
+  std::vector<Carried> cargo_;  // the items of messages that carry some, and what records lack
+  std::vector<std::uint32_t> free_cargo_;
   std::vector<Message> taken_;  // scratch of take(): its first entries are the messages taken
   std::vector<Item> taken_items_;
   EventQueue queue_;
