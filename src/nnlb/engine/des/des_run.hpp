@@ -111,6 +111,12 @@ inline RunRules rules_of(const DesOptions& o) {
 }
 
 class DesRun {
+  // The mailbox store of a channel, to `f` (ahead of its uses: its return type is deduced).
+  template <class F>
+  decltype(auto) in_store(Channel channel, F&& f) {
+    return channel == Channel::control ? f(control_mail_) : f(data_mail_);
+  }
+
  public:
   DesRun(const Topology& topo, const Program& program, LoadMode mode, const InitialState& initial, const Platform& platform,
          const DesOptions& opt, const EdgeColoring* coloring, const std::vector<GraphChange>& changes)
@@ -195,13 +201,6 @@ class DesRun {
   }
 
   // --- the Context of the bound node ---------------------------------------------------------
-
-  // The mailbox store of a channel, to `f` (defined ahead of its uses: its type is deduced).
-  template <class F>
-  decltype(auto) in_store(Channel channel, F&& f) {
-    return channel == Channel::control ? f(control_mail_) : f(data_mail_);
-  }
-
 
   std::uint32_t degree(NodeId i) const { return dynamic_ ? ports_[i].size() : fixed_->degree(i); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return dynamic_ ? ports_[i].info : fixed_->neighbors(i); }
@@ -371,7 +370,7 @@ class DesRun {
     if (nonzero(w.value)) [[unlikely]] cargo(p.label).value = w.value;
     return p;
   }
-  // A letter's load, wherever its record keeps it.
+  // A message's load, wherever its record keeps it.
   double load_of(const Report& r) const { return r.label & stored_label ? cargo_[r.label & ~stored_label].load : 0.0; }
   double load_of(const Parcel& p) const { return p.load; }
   // Bit for bit (a -0.0 is kept as sent).
