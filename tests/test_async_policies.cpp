@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 #include <tuple>
 
@@ -36,22 +38,28 @@ struct View {
 };
 
 // The order both rules visit the less loaded neighbours in: by load, then id, then port (a graph
-// with two links between the same nodes), with ties of load and repeated ids.
+// with two links between the same nodes), with ties of load and repeated ids; loads of both signs,
+// -0.0 beside +0.0 (equal loads), infinities and NaN (never less loaded) among them.
 TEST(LessLoadedByLoad, OrdersByLoadThenIdThenPort) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> odd = {-inf, -2.5, -0.0, 0.0, 1e-310, 3.0, 1e300, inf, std::nan("")};
   std::uint64_t state = 7;
   auto draw = [&](std::uint64_t n) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (state >> 33) % n;
   };
   for (const std::size_t degree : {1u, 5u, 16u, 32u, 33u, 70u}) {
-    for (int trial = 0; trial < 50; ++trial) {
+    for (int trial = 0; trial < 100; ++trial) {
+      const bool signs = trial % 2 == 1;
       std::vector<double> loads;
-      for (std::size_t k = 0; k < degree; ++k) loads.push_back(static_cast<double>(draw(6)));  // ties everywhere
-      View v(4.0, loads);
+      for (std::size_t k = 0; k < degree; ++k)  // ties everywhere
+        loads.push_back(signs ? odd[draw(odd.size())] : static_cast<double>(draw(6)));
+      const double own = signs ? 1e300 : 4.0;
+      View v(own, loads);
       for (NeighborState& nb : v.nbs) nb.id = static_cast<NodeId>(draw(degree));            // and repeated ids
       std::vector<std::uint32_t> expected;
       for (std::uint32_t j = 0; j < degree; ++j)
-        if (v.nbs[j].load < 4.0) expected.push_back(j);
+        if (v.nbs[j].load < own) expected.push_back(j);
       std::sort(expected.begin(), expected.end(), [&](std::uint32_t a, std::uint32_t b) {
         return std::tuple(v.nbs[a].load, v.nbs[a].id, a) < std::tuple(v.nbs[b].load, v.nbs[b].id, b);
       });
