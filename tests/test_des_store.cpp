@@ -23,6 +23,7 @@
 #include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/programs/async_balancer.hpp"
+#include "nnlb/util/block_pool.hpp"
 #include "nnlb/util/fifo.hpp"
 #include "nnlb/util/huge_pages.hpp"
 #include "support.hpp"
@@ -198,6 +199,33 @@ TEST(DesMailboxes, EachChannelsRecordKeepsWhatItsMessagesCarry) {
       }
     EXPECT_LE(r.summary.max_conservation_error, 1e-12);
   }
+}
+
+// The pool of messages on their way (util/block_pool.hpp): indices given back are made again, the
+// last given back first, and objects keep their place while the pool grows block by block (a
+// 24-byte object: blocks of 2^18 in 6 MiB, three huge pages).
+TEST(BlockPool, ReusesIndicesAndNeverMovesAnObject) {
+  struct Flight24 {
+    std::uint64_t a, b, c;
+  };
+  using Pool = BlockPool<Flight24>;
+  static_assert(Pool::per_block == (std::uint32_t{1} << 18));
+  Pool pool;
+  const std::uint32_t first = pool.make();
+  pool[first] = {1, 2, 3};
+  const Flight24* where = &pool[first];
+  std::vector<std::uint32_t> made;
+  for (std::uint32_t k = 0; k < Pool::per_block + 5; ++k) made.push_back(pool.make()), pool[made.back()] = {k, k, k};
+  EXPECT_EQ(pool.made(), Pool::per_block + 6);  // a second block
+  EXPECT_EQ(&pool[first], where);
+  EXPECT_EQ(pool[first].b, 2u);
+  EXPECT_EQ(pool[made.back()].a, Pool::per_block + 4);
+  pool.give_back(made[7]), pool.give_back(made[Pool::per_block + 2]);
+  EXPECT_EQ(pool.in_use(), Pool::per_block + 4);
+  EXPECT_EQ(pool.make(), made[Pool::per_block + 2]);
+  EXPECT_EQ(pool.make(), made[7]);
+  EXPECT_EQ(pool.make(), Pool::per_block + 6);  // then new ones again
+  EXPECT_EQ(pool.in_use(), pool.made());
 }
 
 // The event queue's lanes (util/fifo.hpp): a ring that wraps around while it drains and refills,

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 #if __has_include(<sys/mman.h>)
 #include <sys/mman.h>
@@ -21,17 +22,19 @@ struct FreeMemory {
 template <class T>
 using HugeArray = std::unique_ptr<T[], FreeMemory>;
 
-// Room for huge_page_bytes / sizeof(T) values of T on a huge page boundary, untouched (no page is
-// resident until written); with `huge`, a request for a transparent huge page, which the kernel
-// may refuse (the array is the same either way). T's objects begin as their bytes are written
-// (an implicit-lifetime type: trivially copyable and destructible).
+// Room for `count` values of T on a huge page boundary, `count * sizeof(T)` a whole number of huge
+// pages, untouched (no page is resident until written); with `huge`, a request for transparent
+// huge pages, which the kernel may refuse (the array is the same either way). T's objects begin as
+// their bytes are written (an implicit-lifetime type: trivially copyable and destructible).
 template <class T>
-HugeArray<T> huge_array(bool huge) {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T> && huge_page_bytes % sizeof(T) == 0);
-  void* p = std::aligned_alloc(huge_page_bytes, huge_page_bytes);
+HugeArray<T> huge_array(std::size_t count, bool huge) {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  const std::size_t bytes = count * sizeof(T);
+  if (bytes == 0 || bytes % huge_page_bytes != 0) throw std::logic_error("huge_array: not a whole number of huge pages");
+  void* p = std::aligned_alloc(huge_page_bytes, bytes);
   if (p == nullptr) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-  if (huge) madvise(p, huge_page_bytes, MADV_HUGEPAGE);
+  if (huge) madvise(p, bytes, MADV_HUGEPAGE);
 #endif
   return HugeArray<T>(static_cast<T*>(p));
 }

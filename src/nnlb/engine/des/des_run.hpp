@@ -24,6 +24,7 @@
 #include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/engine/des/ports.hpp"
 #include "nnlb/model/platform.hpp"
+#include "nnlb/util/block_pool.hpp"
 #include "nnlb/util/error.hpp"
 #include "nnlb/util/huge_pages.hpp"
 
@@ -32,10 +33,10 @@ namespace nnlb::des {
 // Event kinds; timers encode their tag as first_timer + tag. The driver's wake-up is an event too.
 enum EventKind : std::uint32_t { wake_event, arrival_event, change_event, churn_event, executed_event, trace_event, first_timer };
 
-// A message on its way: what the receiver's Message needs, without what its mailbox implies (the
+// A message as sent: what the receiver's Message needs, without what its mailbox implies (the
 // channel) or the cargo store holds (the items). Messages of a notifying channel wait in the
-// engine's pool for their arrival event; those of a silent channel go straight into the
-// receiver's mailbox, stamped with their arrival time.
+// engine's pool as a Flight for their arrival event; those of a silent channel go straight into
+// the receiver's mailbox, stamped with their arrival time.
 struct Wire {
   double arrival = 0;
   double load = 0;
@@ -77,12 +78,17 @@ struct Carried {
   std::vector<Item> items;
 };
 
-// Where a pooled message goes: its receiver and channel, and whether it is still on its way.
-struct Route {
-  NodeId to = 0;
+// A message of a notifying channel on its way: in the engine's pool until its arrival event, whose
+// time is its arrival. Like a Parcel it keeps its load; its fields, if any, wait in its cargo
+// entry (most such messages carry load: data for the computing process).
+struct Flight {
+  double load = 0;
+  std::uint32_t link = 0, label = 0;  // as a Wire's
+  NodeId to = 0;                      // the receiver
   Channel channel = Channel::control;
-  bool live = false;
+  bool live = false;  // still on its way
 };
+static_assert(sizeof(Flight) == 24);
 
 // The core's node, with when it started.
 struct DesNode : DrivenNode {
@@ -273,7 +279,7 @@ class DesRun {
   // its record.
   void look_ahead() const {
     if (queue_.empty()) return;
-    if (const Event& soon = queue_.next(); soon.kind == arrival_event) prefetch(&wires_[soon.target]), prefetch(&routes_[soon.target]);
+    if (const Event& soon = queue_.next(); soon.kind == arrival_event) prefetch(&flights_[soon.target]);
     if (const Event* e = queue_.ahead(1); e && e->kind >= first_timer) {
       prefetch(&driver_.node(e->target));
       control_mail_.prefetch_box(e->target);
@@ -334,9 +340,11 @@ class DesRun {
       deposit(to, channel, w);
       return;
     }
-    const std::uint32_t m = new_wire();
-    wires_[m] = w;
-    routes_[m] = {to, channel, true};
+    hold();
+    const std::uint32_t m = flights_.make();
+    Flight& f = flights_[m];
+    f = {w.load, w.link, w.label, to, channel, true};
+    if (nonzero(w.value)) [[unlikely]] cargo(f.label).value = w.value;
     queue_.push(w.arrival, arrival_event, m);
   }
 
@@ -420,18 +428,6 @@ class DesRun {
   // One more message held (on a wire or in a mailbox): the model's own memory (docs/benchmarks.md).
   void hold() { held_peak_ = std::max(held_peak_, ++held_); }
 
-  std::uint32_t new_wire() {
-    hold();
-    if (free_wires_.empty()) {
-      wires_.emplace_back();
-      routes_.emplace_back();
-      return static_cast<std::uint32_t>(wires_.size() - 1);
-    }
-    const std::uint32_t m = free_wires_.back();
-    free_wires_.pop_back();
-    return m;
-  }
-
   // A message's label (Wire::label): its tag, or an entry of the cargo store.
   [[gnu::always_inline]] std::uint32_t label_of(std::uint32_t tag, std::span<const Item> items) {
     if (items.empty() && tag < stored_label) [[likely]]
@@ -460,12 +456,6 @@ class DesRun {
     free_cargo_.push_back(k);
   }
 
-  void release(std::uint32_t m) {
-    --held_;
-    routes_[m].live = false;
-    free_wires_.push_back(m);
-  }
-
   // The items a message of this label carries (none for most).
   std::span<const Item> items_of(std::uint32_t label) const {
     return label & stored_label ? std::span<const Item>(cargo_[label & ~stored_label].items) : std::span<const Item>{};
@@ -478,8 +468,8 @@ class DesRun {
   // pool, then node by node its mailboxes, channel by channel.
   template <class F>
   void for_each_held(F&& f) const {
-    for (std::size_t m = 0; m < wires_.size(); ++m)
-      if (routes_[m].live) f(wires_[m].load, wires_[m].label);
+    for (std::uint32_t m = 0; m < flights_.made(); ++m)
+      if (flights_[m].live) f(flights_[m].load, flights_[m].label);
     for (NodeId i = 0; i < control_mail_.boxes(); ++i) {
       control_mail_.for_each(i, [&](const Report& r) { f(load_of(r), r.label); });
       data_mail_.for_each(i, [&](const Parcel& p) { f(p.load, p.label); });
@@ -501,15 +491,23 @@ class DesRun {
   // A message lands in its receiver's mailbox; a receiver that left (the node now holding its id
   // started after the message was sent, `sent`) sends it back.
   void arrive(std::uint32_t m, std::uint64_t sent) {
-    const Wire w = wires_[m];
-    const Route r = routes_[m];
-    release(m);
-    if (!driver_.alive(r.to) || sent < driver_.node(r.to).born) {
-      bounce(r.to, r.channel, w);
+    Flight& f = flights_[m];
+    Wire w{now_, f.load, {}, f.link, f.label};
+    if (w.label & stored_label) {  // its fields, back from its cargo entry
+      Carried& c = cargo_[w.label & ~stored_label];
+      w.value = c.value, c.value = {};
+    }
+    const NodeId to = f.to;
+    const Channel channel = f.channel;
+    f.live = false;
+    flights_.give_back(m);
+    --held_;
+    if (!driver_.alive(to) || sent < driver_.node(to).born) {
+      bounce(to, channel, w);
       return;
     }
-    deposit(r.to, r.channel, w);
-    call(r.to, [&](Agent& a) { a.arrived(ctx_, r.channel); });
+    deposit(to, channel, w);
+    call(to, [&](Agent& a) { a.arrived(ctx_, channel); });
   }
 
   // A message for node `gone`, which left, returns to its sender (or, if that one left too, goes
@@ -574,9 +572,7 @@ class DesRun {
   MailStore<Report> control_mail_;  // every node's mailbox of each channel: box i is node i's
   MailStore<Parcel> data_mail_;
   Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
-  std::vector<Wire> wires_;                    // messages of notifying channels on their way
-  std::vector<Route> routes_;                  // where each goes
-  std::vector<std::uint32_t> free_wires_;
+  BlockPool<Flight> flights_;  // messages of notifying channels on their way
   std::vector<Carried> cargo_;  // the items of messages that carry some, and what records lack
   std::vector<std::uint32_t> free_cargo_;
   std::vector<Message> taken_;  // scratch of take(): its first entries are the messages taken
