@@ -20,6 +20,7 @@ template <class T>
 class BlockPool {
  public:
   static constexpr std::uint32_t per_block = static_cast<std::uint32_t>(huge_page_bytes >> std::countr_zero(sizeof(T)));
+  static_assert(per_block >= 1, "an object larger than a block");
   static constexpr std::size_t small_blocks = 4;
 
   // An index not in use; its object holds what was last written there.
