@@ -502,6 +502,41 @@ TEST(AgentLayer, AsyncBalancerRefusesWhatItCannotGive) {
   EXPECT_NO_THROW(DesEngine::run(t, echo, LoadMode::real, loads(std::vector<double>(8, 1))));
 }
 
+// A policy that reads NeighborState::last_flow (as SOS does; Policy::reads_last_flow keeps its
+// default) and notes, step by step, what it decided and what it was told it sent before.
+class FlowWatcher final : public Policy {
+ public:
+  std::string name() const override { return "flow-watcher"; }
+  void decide(const LocalView& view, std::vector<Transfer>& out) const override {
+    const NeighborState& nb = view.neighbors[0];
+    seen[view.self].push_back(nb.last_flow);
+    const double amount = view.load > nb.load ? 0.25 * (view.load - nb.load) : 0.0;
+    decided[view.self].push_back(amount);
+    if (amount > 0) out.push_back({0, amount});
+  }
+  mutable std::map<NodeId, std::vector<double>> seen, decided;  // by node, one entry a step
+};
+
+TEST(AgentLayer, AsyncBalancerGivesAPolicyThatReadsItTheLastStepsFlow) {
+  const Topology t = make_topology("line:2", 1);
+  FlowWatcher watcher;
+  ASSERT_TRUE(watcher.reads_last_flow());
+  EXPECT_FALSE(policy("best-effort", t).policy->reads_last_flow());
+  const AsyncBalancer program(watcher, {});
+  DesOptions o;
+  o.time_limit = 0.02;
+  o.stop_when_balanced = false;
+  run_des(t, program, LoadMode::real, loads({100, 0}), platform, o);
+  for (NodeId i = 0; i < 2; ++i) {
+    const auto& seen = watcher.seen[i];
+    const auto& decided = watcher.decided[i];
+    ASSERT_GE(seen.size(), 5u) << "node " << i;
+    EXPECT_EQ(seen[0], 0.0);
+    for (std::size_t k = 1; k < seen.size(); ++k) EXPECT_EQ(seen[k], decided[k - 1]) << "node " << i << ", step " << k;
+  }
+  EXPECT_GT(watcher.decided[0][0], 0.0);  // the check above saw a flow
+}
+
 // --- the contract: every accepted policy x program x engine (tests/contract.hpp; the MPI engine
 // runs it in tests/mpi_contract.cpp) ---------------------------------------------------------------
 

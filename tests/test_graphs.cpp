@@ -78,6 +78,8 @@ TEST(GraphTest, ReverseSlotsAreTwins) {
     for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
       EXPECT_EQ(g.reverse(g.reverse(s)), s);
       EXPECT_EQ(g.target(g.reverse(s)), i);
+      EXPECT_EQ(g.reverse(s), g.first_slot(g.target(s)) + g.peer_port(s));
+      EXPECT_LT(g.peer_port(s), g.degree(g.target(s)));
     }
   }
 }

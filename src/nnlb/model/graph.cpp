@@ -27,7 +27,7 @@ Graph Graph::from_edges(NodeId nodes, std::vector<std::pair<NodeId, NodeId>> edg
   }
   for (std::size_t i = 1; i < g.offsets_.size(); ++i) g.offsets_[i] += g.offsets_[i - 1];
   g.targets_.resize(2 * edges.size());
-  g.reverse_.resize(2 * edges.size());
+  g.peer_port_.resize(2 * edges.size());
   std::vector<Slot> fill(g.offsets_.begin(), g.offsets_.end() - 1);
   // Edges are sorted by (low, high): filling in this order leaves every adjacency list sorted.
   for (const auto& [a, b] : edges) g.targets_[fill[a]++] = b;
@@ -39,9 +39,9 @@ Graph Graph::from_edges(NodeId nodes, std::vector<std::pair<NodeId, NodeId>> edg
       if (j < i) continue;
       const auto* begin = g.targets_.data() + g.offsets_[j];
       const auto* end = g.targets_.data() + g.offsets_[j + 1];
-      const Slot t = g.offsets_[j] + static_cast<Slot>(std::lower_bound(begin, end, i) - begin);
-      g.reverse_[s] = t;
-      g.reverse_[t] = s;
+      const auto t = static_cast<std::uint32_t>(std::lower_bound(begin, end, i) - begin);
+      g.peer_port_[s] = t;
+      g.peer_port_[g.offsets_[j] + t] = static_cast<std::uint32_t>(s - g.offsets_[i]);
     }
   }
   g.max_degree_ = 0;
@@ -99,7 +99,7 @@ bool Graph::is_bipartite() const {
 }
 
 std::size_t Graph::memory_bytes() const {
-  return offsets_.size() * sizeof(Slot) + targets_.size() * sizeof(NodeId) + reverse_.size() * sizeof(Slot);
+  return offsets_.size() * sizeof(Slot) + targets_.size() * sizeof(NodeId) + peer_port_.size() * sizeof(std::uint32_t);
 }
 
 }  // namespace nnlb

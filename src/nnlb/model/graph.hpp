@@ -1,7 +1,9 @@
 #pragma once
 // Immutable undirected graph in compressed sparse row form. Each undirected edge {i, j} is stored
 // as two directed slots, i->j and j->i; reverse(s) maps a slot to its twin, so per-edge state can
-// live in per-slot arrays owned by the slot's source node (as it would on a real machine).
+// live in per-slot arrays owned by the slot's source node (as it would on a real machine). A slot
+// keeps its twin's rank among the target's slots (4 bytes, the target's port of the link), not
+// the twin itself (8): at a million nodes the CSR is a large part of an engine's memory.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -30,13 +32,16 @@ class Graph {
   Slot first_slot(NodeId i) const { return offsets_[i]; }
   Slot end_slot(NodeId i) const { return offsets_[i + 1]; }
   NodeId target(Slot s) const { return targets_[s]; }
-  Slot reverse(Slot s) const { return reverse_[s]; }
+  // The target's port of the link: the twin's rank among the target's slots.
+  std::uint32_t peer_port(Slot s) const { return peer_port_[s]; }
+  Slot reverse(Slot s) const { return offsets_[targets_[s]] + peer_port_[s]; }
   std::span<const NodeId> neighbors(NodeId i) const {
     return {targets_.data() + offsets_[i], targets_.data() + offsets_[i + 1]};
   }
 
   std::span<const Slot> offsets() const { return offsets_; }
   std::span<const NodeId> targets() const { return targets_; }
+  std::span<const std::uint32_t> peer_ports() const { return peer_port_; }
 
   bool is_connected() const;
   bool is_bipartite() const;
@@ -49,7 +54,7 @@ class Graph {
  private:
   std::vector<Slot> offsets_;
   std::vector<NodeId> targets_;
-  std::vector<Slot> reverse_;
+  std::vector<std::uint32_t> peer_port_;
   std::uint32_t max_degree_ = 0;
   std::uint32_t min_degree_ = 0;
 };

@@ -15,6 +15,7 @@ class BertsekasTsitsiklis final : public Policy {
  public:
   explicit BertsekasTsitsiklis(bool ping_pong) : ping_pong_(ping_pong) {}
   std::string name() const override { return "bertsekas-tsitsiklis"; }
+  bool reads_last_flow() const override { return false; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 
  private:

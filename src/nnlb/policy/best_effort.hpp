@@ -11,6 +11,7 @@ class BestEffort final : public Policy {
  public:
   explicit BestEffort(double k) : k_(k) {}
   std::string name() const override { return "best-effort"; }
+  bool reads_last_flow() const override { return false; }
   double leveling() const { return k_; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 

@@ -10,6 +10,7 @@ class Diffusion final : public Policy {
  public:
   explicit Diffusion(LinearForm form, std::string label = "fos") : form_(form), label_(std::move(label)) {}
   std::string name() const override { return label_; }
+  bool reads_last_flow() const override { return false; }
   std::optional<LinearForm> linear_form() const override { return form_; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 

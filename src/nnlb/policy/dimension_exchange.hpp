@@ -10,6 +10,7 @@ class DimensionExchange final : public Policy {
  public:
   explicit DimensionExchange(double lambda, std::string label = "de") : lambda_(lambda), label_(std::move(label)) {}
   std::string name() const override { return label_; }
+  bool reads_last_flow() const override { return false; }
   Pairing pairing() const override { return Pairing::matching; }
   std::optional<double> exchange_lambda() const override { return lambda_; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;

@@ -79,6 +79,9 @@ class Policy {
   // Whether NeighborState::last_flow must be the net flow over the edge in the previous
   // synchronous step (SOS's memory); node programs without synchronous steps refuse such a policy.
   virtual bool needs_net_flow() const { return false; }
+  // Whether decide() reads NeighborState::last_flow at all: a node program keeps each port's flow
+  // from one step to the next only for such a policy (at a million nodes, 8 bytes a port add up).
+  virtual bool reads_last_flow() const { return true; }
   // FOS and SOS: their flow rule (Policy::decide gives the same flows edge by edge).
   virtual std::optional<LinearForm> linear_form() const { return std::nullopt; }
   // Dimension exchange: lambda of Xu et al. Eq. 2.

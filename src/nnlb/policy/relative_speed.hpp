@@ -52,6 +52,7 @@ class RelativeSpeedDiffusion final : public Policy {
   RelativeSpeedDiffusion(const Graph& g, std::shared_ptr<const RelativeSpeedMatrix> mr, Shaker shaker);
   RelativeSpeedDiffusion(bool self_term, Shaker shaker);  // M_r from reported speeds
   std::string name() const override { return "mr"; }
+  bool reads_last_flow() const override { return false; }
   std::uint32_t edge_memory() const override { return shaker_.kappa ? 1 : 0; }
   std::optional<LinearForm> linear_form() const override;
   std::optional<double> reported_delta(double speed, std::span<const double> neighbor_speeds) const override;

@@ -11,6 +11,7 @@ namespace nnlb {
 class SenderInitiated final : public Policy {
  public:
   std::string name() const override { return "sid-continuous"; }
+  bool reads_last_flow() const override { return false; }
   void decide(const LocalView& view, std::vector<Transfer>& out) const override;
 };
 

@@ -28,15 +28,15 @@ struct EdgeState {
   double pending = 0;    // decided, not yet sent
   double committed = 0;  // all load ever committed to the neighbour
   double counted = 0;    // all load from the neighbour counted here
-  double last_flow = 0;  // sent in this node's last balancing step (announced with virtual load)
 };
 
 class AsyncAgent final : public Agent {
  public:
-  AsyncAgent(const Policy& policy, const AsyncBalancerOptions& opt) : policy_(policy), opt_(opt) {}
+  AsyncAgent(const Policy& policy, const AsyncBalancerOptions& opt) : policy_(policy), opt_(opt), keep_flow_(policy.reads_last_flow()) {}
 
   void start(Context& ctx) override {
     edges_.assign(ctx.degree(), EdgeState{});
+    if (keep_flow_) last_flow_.assign(ctx.degree(), 0.0);
     speeds_.start(ctx, policy_);
     if (opt_.detection != Detection::off) {
       detection_ = std::make_unique<SpanningTreeDetection>();
@@ -69,6 +69,7 @@ class AsyncAgent final : public Agent {
   void neighbor_added(Context& ctx, Port port) override {
     if (opt_.detection != Detection::off) throw std::logic_error("the spanning-tree detection needs a graph that does not change");
     edges_.push_back({});
+    if (keep_flow_) last_flow_.push_back(0.0);
     speeds_.neighbor_added(port);
     memory_.resize(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
   }
@@ -78,6 +79,7 @@ class AsyncAgent final : public Agent {
     // What was decided for it and not sent stays here.
     pending_total_ -= edges_[port].pending;
     edges_.erase(edges_.begin() + port);
+    if (keep_flow_) last_flow_.erase(last_flow_.begin() + port);
     speeds_.neighbor_removed(port);
     const auto m = policy_.edge_memory();
     memory_.erase(memory_.begin() + std::size_t{port} * m, memory_.begin() + std::size_t{port + 1} * m);
@@ -197,8 +199,9 @@ class AsyncAgent final : public Agent {
     double load = held(ctx) - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
     const auto transfers = decide_transfers(
         policy_, ctx, load, steps_++, opt_.colors, memory_, [&](Port p) { return edges_[p].known; },
-        [&](Port p) { return edges_[p].last_flow; }, speeds_.active() ? &speeds_ : nullptr);
-    for (EdgeState& e : edges_) e.last_flow = 0;
+        [&](Port p) { return keep_flow_ ? last_flow_[p] : 0.0; }, speeds_.active() ? &speeds_ : nullptr);
+    thread_local std::vector<double> flow;  // committed to each neighbour in this step
+    flow.assign(edges_.size(), 0.0);
     for (const Transfer& t : transfers) {
       double amount = std::min(t.amount, load);
       if (amount <= 0) continue;
@@ -215,12 +218,12 @@ class AsyncAgent final : public Agent {
       last_exchange_ = step;
       load -= amount;
       e.known += amount;  // until the neighbour reports again
-      e.last_flow += amount;
+      flow[p] += amount;
     }
+    if (keep_flow_) last_flow_ = flow;
     thread_local std::vector<std::array<double, 3>> reports;
     reports.resize(edges_.size());
-    for (Port p = 0; p < edges_.size(); ++p)
-      reports[p] = {opt_.virtual_load ? edges_[p].last_flow : 0.0, load, edges_[p].counted};
+    for (Port p = 0; p < edges_.size(); ++p) reports[p] = {opt_.virtual_load ? flow[p] : 0.0, load, edges_[p].counted};
     ctx.send_each(Channel::control, report_tag, reports, opt_.control_bytes);
     if (opt_.detection != Detection::off) after_step(ctx, step);
     if (std::isfinite(opt_.lb_period)) ctx.set_timer(opt_.lb_period, balance_timer);
@@ -253,7 +256,9 @@ class AsyncAgent final : public Agent {
 
   const Policy& policy_;
   const AsyncBalancerOptions& opt_;
+  const bool keep_flow_;  // the policy reads the last step's flows (Policy::reads_last_flow)
   std::vector<EdgeState> edges_;
+  std::vector<double> last_flow_;  // per port, committed in this node's last step (with keep_flow_ only)
   SpeedReports speeds_;         // relative-speed diffusion on reported speeds
   std::unique_ptr<SpanningTreeDetection> detection_;  // with opt_.detection only
   std::vector<double> acknowledged_;  // with detection only: per port, of `committed`, what the neighbour's last report counted

@@ -116,7 +116,7 @@ class SimgridRun {
                           colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1, driver_.node(j).held()});
         OutPort& o = n.out.emplace_back();
         o.box = boxes_[s];
-        o.back = static_cast<Port>(g_.reverse(s) - g_.first_slot(j));
+        o.back = g_.peer_port(s);
         o.units_per_second = hosts.bandwidth[s] * units_per_byte;
         o.latency = hosts.latency[s];
       }

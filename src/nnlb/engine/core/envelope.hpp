@@ -29,7 +29,7 @@ inline Envelope envelope(const Graph& g, NodeId i, Port p, Channel channel, std:
   const Slot s = g.first_slot(i) + p;
   const NodeId to = g.target(s);
   const auto count = static_cast<std::uint32_t>(items.size());
-  return {Message{static_cast<Port>(g.reverse(s) - g.first_slot(to)), i, tag, count, load, value}, to, channel, std::move(items)};
+  return {Message{g.peer_port(s), i, tag, count, load, value}, to, channel, std::move(items)};
 }
 
 // The envelopes of `box`, added to a recount as in flight (Ledger::Count).

@@ -143,7 +143,7 @@ class DesRun {
         ports_[i].reserve(g.degree(i), opt.separate_control);
         for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
           const NodeId j = g.target(s);
-          ports_[i].push_back(neighbor_info(g, s, platform, colors, held[j]), static_cast<Port>(g.reverse(s) - g.first_slot(j)), 0.0,
+          ports_[i].push_back(neighbor_info(g, s, platform, colors, held[j]), g.peer_port(s), 0.0,
                               opt.separate_control);
         }
       }

@@ -25,23 +25,26 @@ inline double deliver(double latency, double bandwidth, double& free_at, double 
 }
 
 // The ports of every node on a graph that does not change: per slot, when its wire (and its
-// control lane's, if control has one) is free again, the peer's port of the link, and the
-// neighbour's degree and load at the start, so that a send and Context::neighbors (built on demand
-// for one node at a time) read the node's slots in order, not the neighbours': 24 bytes a port.
+// control lane's, if control has one) is free again, and the neighbour's load at the start (and
+// its degree, on a graph whose degrees differ), so that a send and Context::neighbors (built on
+// demand for one node at a time) read the node's slots in order, not the neighbours': 16 bytes a
+// port on a regular graph. The peer's port of the link is the graph's (Graph::peer_port).
 // A small graph's neighbour facts are also kept whole (`kept_facts_bytes`, 48 bytes a port): there
 // they cost little memory, and building them at every step would cost time.
 class GraphPorts {
  public:
   GraphPorts(const Graph& g, const Platform& platform, const EdgeColoring* colors, std::span<const double> held, bool control_lane)
-      : g_(g), platform_(platform), colors_(colors), free_at_(g.num_slots(), 0.0), back_(g.num_slots()), held_(g.num_slots()), degree_(g.num_slots()) {
+      : g_(g), platform_(platform), colors_(colors), free_at_(g.num_slots(), 0.0), held_(g.num_slots()) {
     if (control_lane) control_free_at_.assign(g.num_slots(), 0.0);
+    if (g.min_degree() != g.max_degree()) degree_.resize(g.num_slots());
     for (Slot s = 0; s < g.num_slots(); ++s) {
       const NodeId j = g.target(s);
-      back_[s] = static_cast<Port>(g.reverse(s) - g.first_slot(j)), held_[s] = held[j], degree_[s] = g.degree(j);
+      held_[s] = held[j];
+      if (!degree_.empty()) degree_[s] = g.degree(j);
     }
     if (g.num_slots() * sizeof(NeighborInfo) <= kept_facts_bytes) {
       facts_.reserve(g.num_slots());
-      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(neighbor_info(g, s, platform, colors, held_[s], degree_[s]));
+      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(neighbor_info(g, s, platform, colors, held_[s], peer_degree(s)));
     }
   }
 
@@ -55,11 +58,12 @@ class GraphPorts {
   // Asks ahead for node i's slots in what a balancing step reads.
   void prefetch(NodeId i) const {
     const Slot s = g_.first_slot(i);
-    nnlb::prefetch(&free_at_[s]), nnlb::prefetch(&back_[s]), nnlb::prefetch(&held_[s]), nnlb::prefetch(&degree_[s]);
-    nnlb::prefetch(g_.targets().data() + s);
+    nnlb::prefetch(&free_at_[s]), nnlb::prefetch(&held_[s]);
+    if (!degree_.empty()) nnlb::prefetch(&degree_[s]);
+    nnlb::prefetch(g_.targets().data() + s), nnlb::prefetch(g_.peer_ports().data() + s);
   }
   std::span<const NodeId> targets(NodeId i) const { return {g_.targets().data() + g_.first_slot(i), g_.degree(i)}; }
-  Port back(Slot s) const { return back_[s]; }
+  Port back(Slot s) const { return g_.peer_port(s); }
   double deliver(Slot s, double now, double bytes, bool control_lane) {
     return des::deliver(platform_.link_latency(s), platform_.link_bandwidth(s), control_lane ? control_free_at_[s] : free_at_[s], now, bytes);
   }
@@ -70,7 +74,7 @@ class GraphPorts {
   void send_each(NodeId i, double now, double bytes, bool control_lane, Post&& post) {
     const Slot first = g_.first_slot(i), end = g_.end_slot(i);
     const NodeId* to = g_.targets().data();
-    const Port* back = back_.data();
+    const Port* back = g_.peer_ports().data();
     double* free_at = control_lane ? control_free_at_.data() : free_at_.data();
     const double* latency = platform_.latency.data();
     const double* bandwidth = platform_.bandwidth.data();
@@ -85,7 +89,7 @@ class GraphPorts {
     if (!facts_.empty()) return {facts_.data() + g_.first_slot(i), g_.degree(i)};
     if (built_for_ != i) {
       scratch_.clear();
-      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch_.push_back(neighbor_info(g_, s, platform_, colors_, held_[s], degree_[s]));
+      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch_.push_back(neighbor_info(g_, s, platform_, colors_, held_[s], peer_degree(s)));
       built_for_ = i;
     }
     return scratch_;
@@ -95,10 +99,12 @@ class GraphPorts {
   const Graph& g_;
   const Platform& platform_;
   const EdgeColoring* colors_;  // null when the program needs none
+  // Slot s's neighbour's degree: every node's on a regular graph.
+  std::uint32_t peer_degree(Slot s) const { return degree_.empty() ? g_.max_degree() : degree_[s]; }
+
   std::vector<double> free_at_, control_free_at_;
-  std::vector<Port> back_;
   std::vector<double> held_;            // the neighbour's load at the start
-  std::vector<std::uint32_t> degree_;  // and its degree
+  std::vector<std::uint32_t> degree_;  // and its degree, on a graph whose degrees differ
   std::vector<NeighborInfo> facts_;    // every slot's, on a small graph
   mutable std::vector<NeighborInfo> scratch_;
   mutable NodeId built_for_ = static_cast<NodeId>(-1);
