@@ -133,7 +133,9 @@ RunResult waiting_run(const FaultInjection& faults) {
 // A control message keeps its fields in its mailbox record and a data message its load (the
 // record each channel's messages mostly need, des_run.hpp); what a record has no room for goes to
 // the cargo store. Node 0 sends both kinds with both, -0.0 among the fields, on a channel that
-// notifies and on a silent one; node 1 takes them at 1 ms: everything arrives bit for bit.
+// notifies and on a silent one; node 1 takes them at 1 ms: everything arrives bit for bit. At
+// 10 us, before the link's 50 us, node 1 takes nothing (a silent channel's data record has no
+// arrival: a message put before it arrives keeps its arrival in its cargo entry).
 struct Sent {
   Channel channel;
   double load;
@@ -149,44 +151,49 @@ const std::vector<Sent> sent_both_ways = {{Channel::control, 5, {1, -0.0, 3}},  
 
 class CargoAgent final : public Agent {
  public:
-  explicit CargoAgent(std::vector<Message>* got) : got_(got) {}
+  CargoAgent(std::vector<Message>* got, std::size_t* early) : got_(got), early_(early) {}
   void start(Context& ctx) override {
     if (ctx.self() == 0)
       for (const Sent& m : sent_both_ways) ctx.send(0, m.channel, 7, m.value, 100, {.load = m.load});
+    ctx.set_timer(1e-5, 1);
     ctx.set_timer(1e-3, 0);
   }
-  void timer(Context& ctx, std::uint32_t) override {
+  void timer(Context& ctx, std::uint32_t tag) override {
     if (ctx.self() != 1) return;
     for (const Channel c : {Channel::control, Channel::data})
-      for (const Message& m : ctx.take(c)) got_->push_back(m);
+      for (const Message& m : ctx.take(c)) tag == 0 ? got_->push_back(m) : void(++*early_);
   }
 
  private:
   std::vector<Message>* got_;
+  std::size_t* early_;  // taken before the link's latency
 };
 
 class CargoProgram final : public Program {
  public:
-  CargoProgram(bool notify, std::vector<Message>* got) : notify_(notify), got_(got) {}
+  CargoProgram(bool notify, std::vector<Message>* got, std::size_t* early) : notify_(notify), got_(got), early_(early) {}
   std::string name() const override { return "cargo"; }
-  std::unique_ptr<Agent> make_agent(NodeId) const override { return std::make_unique<CargoAgent>(got_); }
+  std::unique_ptr<Agent> make_agent(NodeId) const override { return std::make_unique<CargoAgent>(got_, early_); }
   bool notifies(Channel) const override { return notify_; }
 
  private:
   bool notify_;
   std::vector<Message>* got_;
+  std::size_t* early_;
 };
 
 TEST(DesMailboxes, EachChannelsRecordKeepsWhatItsMessagesCarry) {
   const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
   for (const bool notify : {false, true}) {
     std::vector<Message> got;
-    const CargoProgram program(notify, &got);
+    std::size_t early = 0;
+    const CargoProgram program(notify, &got, &early);
     const Topology t = make_topology("line:2", 1);
     DesOptions o;
     o.time_limit = 2e-3;
     o.stop_when_balanced = false;
     const RunResult r = run_des(t, program, LoadMode::real, {{20, 0}, {}}, Platform{{1e9}, {5e-5}, {1.25e8}}, o);
+    EXPECT_EQ(early, 0u) << "notify " << notify;
     ASSERT_EQ(got.size(), sent_both_ways.size()) << "notify " << notify;
     std::size_t k = 0;
     for (const Channel c : {Channel::control, Channel::data})  // taken channel by channel, each in the order sent

@@ -61,6 +61,7 @@ class ToyRun {
   Driver<ToyNode>& driver() { return driver_; }
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) { return facts_.of(i, neighbors_); }
+  double initial_load(NodeId i, Port p) const { return facts_.initial_load(i, p); }
   std::span<const Item> taken_items(std::size_t) const { return taken_items_; }
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double,

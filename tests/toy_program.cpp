@@ -17,7 +17,7 @@ class OneStep final : public Agent {
     const double mine = ctx.load();
     std::vector<double> give(ctx.degree(), 0.0);
     for (Port p = 0; p < ctx.degree(); ++p) {
-      const double theirs = ctx.neighbors()[p].initial_load;
+      const double theirs = ctx.initial_load(p);
       if (theirs < mine) give[p] = (mine - theirs) / (3.0 * (ctx.degree() + 1));
     }
     for (Port p = 0; p < ctx.degree(); ++p) ctx.send(p, Channel::data, 0, {}, 0, Cargo{give[p], {}});

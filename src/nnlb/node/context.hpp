@@ -24,9 +24,6 @@ struct NeighborInfo {
   // Colour of the edge in a proper edge colouring shared by all nodes (dimension exchange pairs
   // by it); -1 when the engine was given none.
   std::int32_t color = -1;
-  // Its load (divisible plus item weights) when the run started: set-up knowledge, as after one
-  // exchange of reports before the first step.
-  double initial_load = 0;
 };
 
 // What one send carries besides its fields: divisible load, and items named by their identity
@@ -47,6 +44,11 @@ class Context {
   virtual std::uint32_t degree() const = 0;
   // What the node knows of its neighbours from set-up, indexed by port; valid until the next call.
   virtual std::span<const NeighborInfo> neighbors() const = 0;
+  // Port p's neighbour's load (divisible plus item weights) when this node started: set-up
+  // knowledge, as after one exchange of reports before the first step. Apart from neighbors(),
+  // which a program reads at every step, because a program needs it once: an engine keeps it per
+  // node, not per port (at a million nodes, 8 bytes a port).
+  virtual double initial_load(Port p) const = 0;
   virtual Rng& rng() = 0;                  // this node's own random stream
   virtual bool integer_load() const = 0;   // divisible load comes in whole units
 

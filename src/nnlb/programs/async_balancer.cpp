@@ -44,10 +44,8 @@ class AsyncAgent final : public Agent {
       acknowledged_.assign(ctx.degree(), 0.0);
     }
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
-    if (opt_.initial_knowledge) {
-      const auto infos = ctx.neighbors();
-      for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = infos[p].initial_load;
-    }
+    if (opt_.initial_knowledge)
+      for (Port p = 0; p < edges_.size(); ++p) edges_[p].known = ctx.initial_load(p);
     const double offset = opt_.stagger ? ctx.rng().uniform(0, opt_.lb_period) : 0.0;
     if (opt_.computing && opt_.compute_first) ctx.set_timer(0, compute_timer);
     if (std::isfinite(opt_.lb_period)) ctx.set_timer(offset, balance_timer);

@@ -28,7 +28,7 @@ class DomainAgent final : public Agent {
 
   void start(Context& ctx) override {
     known_.assign(ctx.degree(), 0);
-    for (Port p = 0; p < ctx.degree(); ++p) known_[p] = ctx.neighbors()[p].initial_load;
+    for (Port p = 0; p < ctx.degree(); ++p) known_[p] = ctx.initial_load(p);
     ctx.set_timer(ctx.rng().uniform(0, o_.period), tick);  // staggered: domains decide one after another
   }
 

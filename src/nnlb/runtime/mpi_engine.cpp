@@ -239,7 +239,8 @@ class MpiRun {
     for (Slot k = g.first_slot(self); k < g.end_slot(self); ++k) {
       const NodeId j = g.target(k);
       s.neighbors.push_back({j, g.degree(j), r.platform.node_speed(j), r.platform.link_latency(k), r.platform.link_bandwidth(k),
-                             colored ? static_cast<std::int32_t>(r.coloring->slot_color[k]) : -1, r.initial.load[j]});
+                             colored ? static_cast<std::int32_t>(r.coloring->slot_color[k]) : -1});
+      s.initial_loads.push_back(r.initial.load[j]);
     }
     s.program = &r.program;
     s.integer = r.mode == LoadMode::integer;

@@ -34,6 +34,7 @@ namespace nnlb {
 struct RankNodeSetup {
   MPI_Comm comm = MPI_COMM_NULL;        // this node's own communicator; node id = rank in it
   std::vector<NeighborInfo> neighbors;  // by port; NeighborInfo::id is the neighbour's rank
+  std::vector<double> initial_loads;    // by port, the neighbours' loads at the start (0 where unknown)
   const Program* program = nullptr;
   bool integer = false;
   double speed = 1e9;                   // C_i (flop/s)
@@ -117,10 +118,11 @@ class RankNode {
   // Every waiting message's load and items reach the node, unheard (their protocol fields are
   // dropped): the end of a run whose holdings live on (the MPI library).
   void settle();
-  // The neighbours' loads and speeds at the start, by port (NeighborInfo::initial_load, speed),
-  // before start().
+  // The neighbours' loads and speeds at the start, by port (Context::initial_load,
+  // NeighborInfo::speed), before start().
   void know_initial(std::span<const double> loads, std::span<const double> speeds) {
-    for (std::size_t p = 0; p < loads.size() && p < setup_.neighbors.size(); ++p) setup_.neighbors[p].initial_load = loads[p];
+    setup_.initial_loads.assign(setup_.neighbors.size(), 0.0);
+    for (std::size_t p = 0; p < loads.size() && p < setup_.neighbors.size(); ++p) setup_.initial_loads[p] = loads[p];
     for (std::size_t p = 0; p < speeds.size() && p < setup_.neighbors.size(); ++p) setup_.neighbors[p].speed = speeds[p];
   }
   // C_i from now on (the MPI library's measured speed).
@@ -133,6 +135,7 @@ class RankNode {
   double speed(NodeId) const { return setup_.speed; }
   std::uint32_t degree(NodeId) const { return static_cast<std::uint32_t>(setup_.neighbors.size()); }
   std::span<const NeighborInfo> neighbors(NodeId, std::size_t) const { return setup_.neighbors; }
+  double initial_load(NodeId, Port p) const { return p < setup_.initial_loads.size() ? setup_.initial_loads[p] : 0.0; }
   Rng& rng(NodeId) { return rng_; }
   bool integer_load() const { return setup_.integer; }
   double load(NodeId) const { return node_.load; }

@@ -60,6 +60,7 @@ struct InPort {
 struct SgNode : DrivenNode {
   sg4::Host* host = nullptr;
   std::vector<NeighborInfo> info;
+  std::vector<double> initial;  // the neighbours' loads at the start, by port
   std::vector<OutPort> out;
   std::vector<InPort> in;
   std::array<std::vector<Wire*>, channel_count> mailbox;  // arrived, not taken, oldest first
@@ -113,7 +114,8 @@ class SimgridRun {
       for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) {
         const NodeId j = g_.target(s);
         n.info.push_back({j, g_.degree(j), driver_.speed(j), hosts.latency[s], hosts.bandwidth[s],
-                          colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1, driver_.node(j).held()});
+                          colored ? static_cast<std::int32_t>(r.coloring->slot_color[s]) : -1});
+        n.initial.push_back(driver_.node(j).held());
         OutPort& o = n.out.emplace_back();
         o.box = boxes_[s];
         o.back = g_.peer_port(s);
@@ -163,6 +165,7 @@ class SimgridRun {
 
   std::uint32_t degree(NodeId i) const { return static_cast<std::uint32_t>(driver_.node(i).out.size()); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return driver_.node(i).info; }
+  double initial_load(NodeId i, Port p) const { return driver_.node(i).initial[p]; }
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             const Cargo& cargo) {

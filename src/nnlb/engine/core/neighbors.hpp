@@ -14,20 +14,18 @@
 namespace nnlb {
 
 // The neighbour over slot s: its id, degree (`degree`, if the caller has it at hand) and speed,
-// the link's latency and bandwidth, the edge's colour (`colors`: null when the program needs
-// none) and the load it holds (`held`).
-inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, const EdgeColoring* colors, double held,
-                                  std::uint32_t degree) {
+// the link's latency and bandwidth, and the edge's colour (`colors`: null when the program needs
+// none).
+inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, const EdgeColoring* colors, std::uint32_t degree) {
   const NodeId j = g.target(s);
-  return {j, degree, p.node_speed(j), p.link_latency(s), p.link_bandwidth(s), colors ? static_cast<std::int32_t>(colors->slot_color[s]) : -1,
-          held};
+  return {j, degree, p.node_speed(j), p.link_latency(s), p.link_bandwidth(s), colors ? static_cast<std::int32_t>(colors->slot_color[s]) : -1};
 }
-inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, const EdgeColoring* colors, double held) {
-  return neighbor_info(g, s, p, colors, held, g.degree(g.target(s)));
+inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, const EdgeColoring* colors) {
+  return neighbor_info(g, s, p, colors, g.degree(g.target(s)));
 }
 
 // Every node's neighbours as set-up knows them, on a graph that does not change: built for one
-// node at a time, when asked, into the caller's scratch (no 48 bytes a port kept for the run).
+// node at a time, when asked, into the caller's scratch (no 40 bytes a port kept for the run).
 class NeighborFacts {
  public:
   // `colors`: null when the program needs none; `initial`: what every node holds at the start.
@@ -35,9 +33,11 @@ class NeighborFacts {
       : g_(g), platform_(p), colors_(colors), initial_(std::move(initial)) {}
   std::span<const NeighborInfo> of(NodeId i, std::vector<NeighborInfo>& scratch) const {
     scratch.clear();
-    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch.push_back(neighbor_info(g_, s, platform_, colors_, initial_[g_.target(s)]));
+    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch.push_back(neighbor_info(g_, s, platform_, colors_));
     return scratch;
   }
+  // Node i's port p's neighbour's load at the start (Context::initial_load).
+  double initial_load(NodeId i, Port p) const { return initial_[g_.target(g_.first_slot(i) + p)]; }
 
  private:
   const Graph& g_;

@@ -32,6 +32,10 @@ class NodeContext final : public Context {
   double now() const override { return run_.now(); }
   std::uint32_t degree() const override { return run_.degree(node_); }
   std::span<const NeighborInfo> neighbors() const override { return run_.neighbors(node_, lane_); }
+  double initial_load(Port p) const override {
+    if (p >= degree()) throw std::logic_error("node " + std::to_string(node_) + ": initial_load of port " + std::to_string(p) + " beyond its degree");
+    return run_.initial_load(node_, p);
+  }
   void send(Port to, Channel channel, std::uint32_t tag, const std::array<double, 3>& value, double bytes,
             const Cargo& cargo) override {
     run_.send(node_, lane_, to, channel, tag, value, bytes, cargo);

@@ -29,12 +29,12 @@ std::vector<Wire> DesRun::release(NodeId i, Channel channel) {
   std::vector<Wire> out;
   in_store(channel, [&](auto& store) {
     for (const auto& r : store.release(i)) {
-      Wire w{r.arrival, load_of(r), {}, r.link, r.label};
+      Wire w{now_, load_of(r), {}, r.link, r.label};  // bounce() sends it on from now
       if constexpr (requires { r.value; }) w.value = r.value;
       if (r.label & stored_label) {  // what the record had no room for, back on the wire
         Carried& c = cargo_[r.label & ~stored_label];
         if constexpr (!requires { r.value; }) w.value = c.value;
-        c.load = 0, c.value = {};
+        c.load = 0, c.value = {}, c.arrival = 0;
       }
       out.push_back(w);
     }
@@ -133,8 +133,8 @@ void DesRun::join(NodeId i, const std::vector<NodeId>& peers) {
     const auto pi = static_cast<Port>(degree(i)), pj = static_cast<Port>(degree(j));
     // New links get the platform's first link parameters.
     const double lat = platform_.link_latency(0), bw = platform_.link_bandwidth(0);
-    ports_[i].push_back({j, 0, driver_.speed(j), lat, bw, -1, driver_.node(j).held()}, pj, now_, opt_.separate_control);
-    ports_[j].push_back({i, 0, driver_.speed(i), lat, bw, -1, 0.0}, pi, now_, opt_.separate_control);
+    ports_[i].push_back({j, 0, driver_.speed(j), lat, bw, -1}, driver_.node(j).held(), pj, now_, opt_.separate_control);
+    ports_[j].push_back({i, 0, driver_.speed(i), lat, bw, -1}, 0.0, pi, now_, opt_.separate_control);
   }
   // Degrees as they are now, at both ends of every link that changed.
   for (Port p = 0; p < degree(i); ++p) {

@@ -54,20 +54,22 @@ inline constexpr std::uint32_t stored_label = std::uint32_t{1} << 31;
 
 // A message in its receiver's mailbox, not yet taken. The messages a run holds are most of a
 // large run's memory, and each channel's record keeps what its messages mostly carry: a control
-// message (a balancer's report) its fields and no load, 40 bytes; a data message its load and no
-// fields, 24 bytes (at `hypercube:14` most messages held are data waiting for the computing
-// process). What a record has no room for, when a message carries it, is in its cargo entry.
+// message (a balancer's report, on a silent channel: put at its sending, taken once it arrived)
+// its arrival and fields and no load, 40 bytes; a data message its load and no fields and no
+// arrival, 16 bytes (data is notified: put when it arrives; at `hypercube:16` 2.7 M of the 3.7 M
+// messages held are data waiting for the computing process). What a record has no room for, when
+// a message carries it, is in its cargo entry: a data message put before it arrives (a silent
+// data channel) keeps its arrival there.
 struct Report {
   double arrival = 0;
   std::array<double, 3> value{};
   std::uint32_t link = 0, label = 0;  // as a Wire's
 };
 struct Parcel {
-  double arrival = 0;
   double load = 0;
   std::uint32_t link = 0, label = 0;
 };
-static_assert(sizeof(Report) == 40 && sizeof(Parcel) == 24);
+static_assert(sizeof(Report) == 40 && sizeof(Parcel) == 16);
 
 // An entry of the cargo store: the tag and the items of a message that carries some, and what
 // its mailbox's record has no room for.
@@ -75,6 +77,7 @@ struct Carried {
   std::uint32_t tag = 0;
   double load = 0;
   std::array<double, 3> value{};
+  double arrival = 0;  // a data message's, when it is put before it arrives
   std::vector<Item> items;
 };
 
@@ -134,16 +137,16 @@ class DesRun {
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     control_mail_.add_boxes(g.num_nodes()), data_mail_.add_boxes(g.num_nodes());
     const EdgeColoring* colors = usable_coloring(program, coloring, g.num_slots()) ? coloring : nullptr;
-    const std::vector<double> held = driver_.held();
+    std::vector<double> held = driver_.held();
     if (!dynamic_) {
-      fixed_.emplace(g, platform, colors, held, opt.separate_control);
+      fixed_.emplace(g, platform, colors, std::move(held), opt.separate_control);
     } else {
       ports_.resize(g.num_nodes());
       for (NodeId i = 0; i < g.num_nodes(); ++i) {
         ports_[i].reserve(g.degree(i), opt.separate_control);
         for (Slot s = g.first_slot(i); s < g.end_slot(i); ++s) {
           const NodeId j = g.target(s);
-          ports_[i].push_back(neighbor_info(g, s, platform, colors, held[j]), g.peer_port(s), 0.0,
+          ports_[i].push_back(neighbor_info(g, s, platform, colors), held[j], g.peer_port(s), 0.0,
                               opt.separate_control);
         }
       }
@@ -157,9 +160,11 @@ class DesRun {
     driver_.start_agents(program_, ctx_, now_);
     driver_.start(*this);
     // A large run's nodes, agents and ports, read at random from here on, on huge pages
-    // (`hypercube:18`: docs/benchmarks.md). A run of fewer nodes has no mapping this large (about
-    // 7 KB a node), and is spared the walk through the process's mappings (0.5 ms).
-    if (driver_.size() >= 8192) collapse_to_huge_pages(std::size_t{32} << 20);
+    // (`hypercube:18`: docs/benchmarks.md): every mapping of two huge pages or more, not only the
+    // largest, since where the allocator puts an array decides which mapping it lands in (with
+    // 32 MiB, `hypercube:16` ran 1.03 times as long once one array less moved the nodes out of a
+    // large mapping). A run of fewer nodes is spared the walk through the mappings (0.5 ms).
+    if (driver_.size() >= 8192) collapse_to_huge_pages(2 * huge_page_bytes);
     queue_.push(driver_.next_wake(), wake_event, 0);
     if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
     if (opt_.churn) queue_.push(1.0, churn_event, 1);
@@ -210,6 +215,7 @@ class DesRun {
 
   std::uint32_t degree(NodeId i) const { return dynamic_ ? ports_[i].size() : fixed_->degree(i); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t) const { return dynamic_ ? ports_[i].info : fixed_->neighbors(i); }
+  double initial_load(NodeId i, Port p) const { return dynamic_ ? ports_[i].initial[p] : fixed_->initial_load(i, p); }
 
   void send(NodeId i, std::size_t, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
             double bytes, const Cargo& cargo) {
@@ -374,10 +380,14 @@ class DesRun {
     return r;
   }
   [[gnu::always_inline]] Parcel record_of(const MailStore<Parcel>&, const Wire& w) {
-    Parcel p{w.arrival, w.load, w.link, w.label};
+    Parcel p{w.load, w.link, w.label};
     if (nonzero(w.value)) [[unlikely]] cargo(p.label).value = w.value;
+    if (w.arrival > now_) [[unlikely]] cargo(p.label).arrival = w.arrival;
     return p;
   }
+  // Whether a message in a mailbox is still on its wire (put at its sending on a silent channel).
+  bool on_the_wire(const Report& r) const { return r.arrival > now_; }
+  bool on_the_wire(const Parcel& p) const { return (p.label & stored_label) && cargo_[p.label & ~stored_label].arrival > now_; }
   // A message's load, wherever its record keeps it.
   double load_of(const Report& r) const { return r.label & stored_label ? cargo_[r.label & ~stored_label].load : 0.0; }
   double load_of(const Parcel& p) const { return p.load; }
@@ -399,7 +409,7 @@ class DesRun {
     DesNode& n = driver_.node(i);
     std::size_t got = 0;
     store.take_if(i, [&](const Record& r) {
-      if (r.arrival > now_) return false;  // still on the wire
+      if (on_the_wire(r)) return false;
       const NodeId from = sender(i, r.link);
       const Port port = dynamic_ ? port_to(i, from) : r.link;
       std::uint32_t tag = r.label, count = 0;
@@ -446,7 +456,7 @@ class DesRun {
       free_cargo_.pop_back();
     }
     Carried& c = cargo_[k];
-    c.tag = tag, c.load = 0, c.value = {};
+    c.tag = tag, c.load = 0, c.value = {}, c.arrival = 0;
     c.items.assign(items.begin(), items.end());
     return k;
   }

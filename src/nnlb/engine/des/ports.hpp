@@ -25,26 +25,25 @@ inline double deliver(double latency, double bandwidth, double& free_at, double 
 }
 
 // The ports of every node on a graph that does not change: per slot, when its wire (and its
-// control lane's, if control has one) is free again, and the neighbour's load at the start (and
-// its degree, on a graph whose degrees differ), so that a send and Context::neighbors (built on
-// demand for one node at a time) read the node's slots in order, not the neighbours': 16 bytes a
-// port on a regular graph. The peer's port of the link is the graph's (Graph::peer_port).
-// A small graph's neighbour facts are also kept whole (`kept_facts_bytes`, 48 bytes a port): there
+// control lane's, if control has one) is free again (and the neighbour's degree, on a graph whose
+// degrees differ), so that a send and Context::neighbors (built on demand for one node at a time)
+// read the node's slots in order, not the neighbours': 8 bytes a port on a regular graph. The
+// peer's port of the link is the graph's (Graph::peer_port); the neighbours' loads at the start
+// (Context::initial_load, read once) are kept per node.
+// A small graph's neighbour facts are also kept whole (`kept_facts_bytes`, 40 bytes a port): there
 // they cost little memory, and building them at every step would cost time.
 class GraphPorts {
  public:
-  GraphPorts(const Graph& g, const Platform& platform, const EdgeColoring* colors, std::span<const double> held, bool control_lane)
-      : g_(g), platform_(platform), colors_(colors), free_at_(g.num_slots(), 0.0), held_(g.num_slots()) {
+  GraphPorts(const Graph& g, const Platform& platform, const EdgeColoring* colors, std::vector<double> held, bool control_lane)
+      : g_(g), platform_(platform), colors_(colors), free_at_(g.num_slots(), 0.0), initial_(std::move(held)) {
     if (control_lane) control_free_at_.assign(g.num_slots(), 0.0);
-    if (g.min_degree() != g.max_degree()) degree_.resize(g.num_slots());
-    for (Slot s = 0; s < g.num_slots(); ++s) {
-      const NodeId j = g.target(s);
-      held_[s] = held[j];
-      if (!degree_.empty()) degree_[s] = g.degree(j);
+    if (g.min_degree() != g.max_degree()) {
+      degree_.resize(g.num_slots());
+      for (Slot s = 0; s < g.num_slots(); ++s) degree_[s] = g.degree(g.target(s));
     }
     if (g.num_slots() * sizeof(NeighborInfo) <= kept_facts_bytes) {
       facts_.reserve(g.num_slots());
-      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(neighbor_info(g, s, platform, colors, held_[s], peer_degree(s)));
+      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(neighbor_info(g, s, platform, colors, peer_degree(s)));
     }
   }
 
@@ -58,7 +57,7 @@ class GraphPorts {
   // Asks ahead for node i's slots in what a balancing step reads.
   void prefetch(NodeId i) const {
     const Slot s = g_.first_slot(i);
-    nnlb::prefetch(&free_at_[s]), nnlb::prefetch(&held_[s]);
+    nnlb::prefetch(&free_at_[s]);
     if (!degree_.empty()) nnlb::prefetch(&degree_[s]);
     nnlb::prefetch(g_.targets().data() + s), nnlb::prefetch(g_.peer_ports().data() + s);
   }
@@ -89,11 +88,12 @@ class GraphPorts {
     if (!facts_.empty()) return {facts_.data() + g_.first_slot(i), g_.degree(i)};
     if (built_for_ != i) {
       scratch_.clear();
-      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch_.push_back(neighbor_info(g_, s, platform_, colors_, held_[s], peer_degree(s)));
+      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch_.push_back(neighbor_info(g_, s, platform_, colors_, peer_degree(s)));
       built_for_ = i;
     }
     return scratch_;
   }
+  double initial_load(NodeId i, Port p) const { return initial_[g_.target(g_.first_slot(i) + p)]; }
 
  private:
   const Graph& g_;
@@ -103,33 +103,34 @@ class GraphPorts {
   std::uint32_t peer_degree(Slot s) const { return degree_.empty() ? g_.max_degree() : degree_[s]; }
 
   std::vector<double> free_at_, control_free_at_;
-  std::vector<double> held_;            // the neighbour's load at the start
-  std::vector<std::uint32_t> degree_;  // and its degree, on a graph whose degrees differ
+  std::vector<std::uint32_t> degree_;  // the neighbour's degree, on a graph whose degrees differ
+  std::vector<double> initial_;        // what every node held at the start
   std::vector<NeighborInfo> facts_;    // every slot's, on a small graph
   mutable std::vector<NeighborInfo> scratch_;
   mutable NodeId built_for_ = static_cast<NodeId>(-1);
 };
 
 // One node's ports on a graph that changes: what it knows of each neighbour (where a send also
-// reads the peer, the latency and the bandwidth), when the wire towards it is free again, and the
-// peer's port of the link. 60 bytes a port.
+// reads the peer, the latency and the bandwidth) and its load when this node started, when the
+// wire towards it is free again, and the peer's port of the link. 60 bytes a port.
 struct NodePorts {
   std::vector<NeighborInfo> info;
+  std::vector<double> initial;
   std::vector<double> free_at;
   std::vector<Port> back;
   std::vector<double> control_free_at;  // the control lane's wire: only when control has a lane of its own
   std::uint32_t size() const { return static_cast<std::uint32_t>(info.size()); }
   NodeId to(Port p) const { return info[p].id; }
   void reserve(std::size_t degree, bool control_lane) {
-    info.reserve(degree), free_at.reserve(degree), back.reserve(degree);
+    info.reserve(degree), initial.reserve(degree), free_at.reserve(degree), back.reserve(degree);
     if (control_lane) control_free_at.reserve(degree);
   }
-  void push_back(const NeighborInfo& i, Port peer_port, double free, bool control_lane) {
-    info.push_back(i), free_at.push_back(free), back.push_back(peer_port);
+  void push_back(const NeighborInfo& i, double initial_load, Port peer_port, double free, bool control_lane) {
+    info.push_back(i), initial.push_back(initial_load), free_at.push_back(free), back.push_back(peer_port);
     if (control_lane) control_free_at.push_back(free);
   }
   void erase(Port p) {
-    info.erase(info.begin() + p), free_at.erase(free_at.begin() + p), back.erase(back.begin() + p);
+    info.erase(info.begin() + p), initial.erase(initial.begin() + p), free_at.erase(free_at.begin() + p), back.erase(back.begin() + p);
     if (!control_free_at.empty()) control_free_at.erase(control_free_at.begin() + p);
   }
   double deliver(Port p, double now, double bytes, bool control_lane) {

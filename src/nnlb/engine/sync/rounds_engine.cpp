@@ -107,6 +107,7 @@ class RoundsRun {
   // --- the Context of a bound node ---
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
   std::span<const NeighborInfo> neighbors(NodeId i, std::size_t lane) { return facts_.of(i, lanes_[lane].neighbors); }
+  double initial_load(NodeId i, Port p) const { return facts_.initial_load(i, p); }
   std::span<const Item> taken_items(std::size_t lane) const { return lanes_[lane].taken_items; }
 
   void send(NodeId i, std::size_t lane, Port p, Channel channel, std::uint32_t tag, const std::array<double, 3>& value,
