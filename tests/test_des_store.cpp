@@ -32,7 +32,7 @@ namespace nnlb {
 namespace {
 
 using IntStore = des::MailStore<int>;
-constexpr int per_chunk = static_cast<int>(IntStore::per_chunk);
+const int per_chunk = static_cast<int>(IntStore().per_chunk());  // 128: 512 bytes
 
 // The records of mailbox b, oldest first.
 std::vector<int> records_of(const IntStore& store, std::size_t b) {
@@ -98,6 +98,51 @@ TEST(MailStore, AMailboxReusesTheChunksAnotherGaveBack) {
   for (int k = 0; k < 30 * per_chunk; ++k) (k % 2 ? odd : even).push_back(k);
   EXPECT_EQ(records_of(store, 1), even);
   EXPECT_EQ(records_of(store, 2), odd);
+}
+
+// A store told how many records a mailbox mostly holds sizes its chunks for them, in whole cache
+// lines (20 records of 40 bytes: 13 lines), between 512 bytes and 2 KiB; records keep their order
+// and their bytes across the chunks' odd boundaries, through many takes and reuses.
+TEST(MailStore, ChunksSizedForWhatAMailboxMostlyHolds) {
+  struct Report40 {
+    std::array<double, 5> v;
+  };
+  using Store = des::MailStore<Report40>;
+  EXPECT_EQ(Store().per_chunk(), 12u);           // 512 bytes
+  EXPECT_EQ(Store(1, 5).per_chunk(), 12u);       // never less
+  EXPECT_EQ(Store(1, 1000).per_chunk(), 51u);    // never more than 2 KiB
+  Store store(3, 20);
+  ASSERT_EQ(store.per_chunk(), 20u);
+  const auto report = [](int k) { return Report40{{k + 0.5, -k * 1.0, k * 2.0, k * 3.0, k * 4.0}}; };
+  int next = 0;
+  std::vector<int> expected[3];
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t b = static_cast<std::size_t>(round % 3);
+    const int burst = 1 + (round * 7) % 45;  // within a chunk, to it exactly, across two or three
+    for (int k = 0; k < burst; ++k) store.put(b, report(next)), expected[b].push_back(next++);
+    if (round % 4 == 3) {  // a partial take: every third record leaves
+      std::vector<int> kept;
+      std::size_t n = 0;
+      store.take_if(b, [&](const Report40&) { return n++ % 3 == 0; });
+      for (std::size_t i = 0; i < expected[b].size(); ++i)
+        if (i % 3 != 0) kept.push_back(expected[b][i]);
+      expected[b] = kept;
+    } else if (round % 4 == 1) {
+      store.take_if(b, [](const Report40&) { return true; });
+      expected[b].clear();
+    }
+    std::size_t i = 0;
+    store.for_each(b, [&](const Report40& r) {
+      ASSERT_LT(i, expected[b].size());
+      EXPECT_EQ(r.v[0], expected[b][i] + 0.5) << "round " << round;
+      EXPECT_EQ(r.v[4], expected[b][i] * 4.0) << "round " << round;
+      ++i;
+    });
+    ASSERT_EQ(i, expected[b].size()) << "round " << round;
+  }
+  std::size_t held = 0;
+  for (const auto& e : expected) held += (e.size() + 19) / 20;
+  EXPECT_EQ(store.chunks_in_use(), held);  // the fewest chunks of 20
 }
 
 TEST(MailStore, ReleaseHandsBackEveryRecordInOrder) {

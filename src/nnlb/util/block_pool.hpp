@@ -1,11 +1,12 @@
 #pragma once
 // Objects of one type by index, in blocks that never move (util/huge_pages.hpp): a pool grows a
 // block at a time, without the copy of a vector that doubles, during which the old array and the
-// new one, twice its size, are both resident. A block holds a power of two of objects (an index
-// is split with a shift, not a division) in whole huge pages: 2 MiB times the odd factor of the
-// object's size. Indices given back are reused, the last given back first. Past `small_blocks`
-// blocks, a block asks for transparent huge pages: a large run reads its pools at random, and a
-// small run keeps 4 KiB pages, resident only where written.
+// new one, twice its size, are both resident. An index names `width` objects side by side (a
+// width set at construction: a mailbox's chunk of cache lines). A block holds a power of two of
+// indices (an index is split with a shift, not a division) in whole huge pages: 2 MiB times the
+// width and the odd factor of the object's size. Indices given back are reused, the last given
+// back first. Past `small_blocks` blocks, a block asks for transparent huge pages: a large run
+// reads its pools at random, and a small run keeps 4 KiB pages, resident only where written.
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -23,6 +24,10 @@ class BlockPool {
   static_assert(per_block >= 1, "an object larger than a block");
   static constexpr std::size_t small_blocks = 4;
 
+  explicit BlockPool(std::uint32_t width = 1) : width_(width) {
+    if (width == 0) throw std::invalid_argument("a pool of objects of width 0");
+  }
+
   // An index not in use; its object holds what was last written there.
   std::uint32_t make() {
     if (!free_.empty()) {
@@ -31,18 +36,21 @@ class BlockPool {
       return i;
     }
     if (made_ == std::numeric_limits<std::uint32_t>::max()) throw std::length_error("a pool of more than 2^32 - 1 objects");
-    if (made_ % per_block == 0) blocks_.push_back(huge_array<T>(per_block, blocks_.size() >= small_blocks));
+    if (made_ % per_block == 0) blocks_.push_back(huge_array<T>(std::size_t{per_block} * width_, blocks_.size() >= small_blocks));
     return made_++;
   }
   void give_back(std::uint32_t i) { free_.push_back(i); }
 
-  T& operator[](std::uint32_t i) { return blocks_[i / per_block][i % per_block]; }
-  const T& operator[](std::uint32_t i) const { return blocks_[i / per_block][i % per_block]; }
+  // The first of index i's objects.
+  T& operator[](std::uint32_t i) { return blocks_[i / per_block][std::size_t{i % per_block} * width_]; }
+  const T& operator[](std::uint32_t i) const { return blocks_[i / per_block][std::size_t{i % per_block} * width_]; }
+  std::uint32_t width() const { return width_; }
   // Indices made so far, in use or given back: 0 to made() - 1.
   std::uint32_t made() const { return made_; }
   std::size_t in_use() const { return made_ - free_.size(); }
 
  private:
+  std::uint32_t width_;
   std::vector<HugeArray<T>> blocks_;
   std::vector<std::uint32_t> free_;
   std::uint32_t made_ = 0;

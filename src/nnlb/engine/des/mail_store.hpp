@@ -1,11 +1,13 @@
 #pragma once
 // Every mailbox of a run in one store (issue 37): a mailbox is a chain of chunks drawn from one
 // pool, so a run's memory follows the messages it holds now, not every mailbox's largest burst
-// (the messages a run holds are most of a large run's memory, docs/benchmarks.md). A chunk is at
-// most 512 bytes of records on a cache-line boundary; the chain's links are kept apart, 4 bytes a
-// chunk, so that they stay in cache and a take asks for all its chunks at once instead of one
-// miss after the other. A mailbox keeps its records in the order they were put; a take reads its
-// chunks in order and gives back those it empties.
+// (the messages a run holds are most of a large run's memory, docs/benchmarks.md). A chunk is
+// whole cache lines, 512 bytes unless the store is told how many records a mailbox mostly holds
+// (a balancer's control mailbox: one report from each neighbour), up to 2 KiB; the chain's links
+// are kept apart, 4 bytes a chunk, so that they stay in cache and a take asks for all its chunks
+// at once instead of one miss after the other. A mailbox keeps its records in the order they were
+// put; a take reads its chunks in order and gives back those it empties.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -20,14 +22,20 @@ namespace nnlb::des {
 template <class Record>
 class MailStore {
   static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  struct alignas(64) Line {
+    std::byte bytes[64];
+  };
+  static constexpr std::size_t least_lines = 8, most_lines = 32;  // 512 bytes to 2 KiB
+  static_assert(sizeof(Record) <= least_lines * sizeof(Line), "a record larger than a chunk");
 
  public:
-  static constexpr std::size_t chunk_bytes = 512;
-  static constexpr std::uint32_t per_chunk = chunk_bytes / sizeof(Record);
-  static_assert(per_chunk >= 1, "a record larger than a chunk");
-
-  explicit MailStore(std::size_t boxes = 0) : boxes_(boxes) {}
-  void add_boxes(std::size_t n) { boxes_.resize(boxes_.size() + n); }
+  // `boxes` mailboxes; a chunk of 512 bytes, or of the fewest lines that hold `records` (up to 2 KiB).
+  explicit MailStore(std::size_t boxes = 0, std::size_t records = 0)
+      : chunks_(static_cast<std::uint32_t>(std::clamp((records * sizeof(Record) + sizeof(Line) - 1) / sizeof(Line), least_lines, most_lines))),
+        per_chunk_(static_cast<std::uint32_t>(chunks_.width() * sizeof(Line) / sizeof(Record))),
+        boxes_(boxes, empty_box()) {}
+  std::uint32_t per_chunk() const { return per_chunk_; }
+  void add_boxes(std::size_t n) { boxes_.resize(boxes_.size() + n, empty_box()); }
   std::size_t boxes() const { return boxes_.size(); }
   std::uint32_t size(std::size_t b) const { return boxes_[b].size; }
   // Chunks holding records now, and made so far (in use or free).
@@ -37,14 +45,13 @@ class MailStore {
   // Appends r to mailbox b (inlined: it is most of a send).
   [[gnu::always_inline]] void put(std::size_t b, const Record& r) {
     Box& box = boxes_[b];
-    const std::uint32_t k = box.size % per_chunk;
-    if (k == 0) {
+    if (box.fill == per_chunk_) {  // a full tail chunk, or none
       const std::uint32_t c = new_chunk();
       if (box.size == 0) box.head = c;
       else next_[box.tail] = c;
-      box.tail = c;
+      box.tail = c, box.fill = 0;
     }
-    chunk(box.tail).records[k] = r;
+    records(box.tail)[box.fill++] = r;
     ++box.size;
   }
 
@@ -54,9 +61,8 @@ class MailStore {
   void prefetch_box(std::size_t b) const { prefetch(&boxes_[b]); }
   void prefetch_place(std::size_t b) const {
     const Box& box = boxes_[b];
-    const std::uint32_t k = box.size % per_chunk;
-    if (k == 0) return;  // a new chunk
-    const Record* place = &chunk(box.tail).records[k];
+    if (box.fill == per_chunk_) return;  // a new chunk
+    const Record* place = records(box.tail) + box.fill;
     prefetch(place);
     prefetch(reinterpret_cast<const char*>(place + 1) - 1);
   }
@@ -64,7 +70,7 @@ class MailStore {
   // Asks ahead for mailbox b's first chunk.
   void prefetch_head(std::size_t b) const {
     const Box& box = boxes_[b];
-    if (box.size > 0) prefetch(&chunk(box.head));
+    if (box.size > 0) prefetch(records(box.head));
   }
 
   // Visits mailbox b's records oldest first; those for which `take(record)` is true leave it, the
@@ -73,27 +79,29 @@ class MailStore {
   std::uint32_t take_if(std::size_t b, Take&& take) {
     Box& box = boxes_[b];
     if (box.size == 0) return 0;
-    for (std::uint32_t c = box.head; c != none; c = next_[c])
-      for (std::size_t line = 0; line < sizeof(Chunk); line += 64) prefetch(reinterpret_cast<const char*>(&chunk(c)) + line);
+    for (std::uint32_t c = box.head; c != none; c = next_[c]) {
+      const Line* first = &chunks_[c];
+      for (std::uint32_t line = 0; line < chunks_.width(); ++line) prefetch(first + line);
+    }
     std::uint32_t rc = box.head, wc = box.head, r = 0, w = 0, kept = 0;
-    Record* read = chunk(rc).records;
+    Record* read = records(rc);
     Record* write = read;
     for (std::uint32_t n = 0; n < box.size; ++n, ++r) {
-      if (r == per_chunk) rc = next_[rc], read = chunk(rc).records, r = 0;
+      if (r == per_chunk_) rc = next_[rc], read = records(rc), r = 0;
       Record& record = read[r];
       if (take(record)) continue;
-      if (w == per_chunk) wc = next_[wc], write = chunk(wc).records, w = 0;
+      if (w == per_chunk_) wc = next_[wc], write = records(wc), w = 0;
       if (write != read || w != r) write[w] = record;
       ++w, ++kept;
     }
     const std::uint32_t taken = box.size - kept;
     if (kept == 0) {
       free_chain(box.head);
-      box.head = box.tail = none;
+      box = empty_box();
     } else {
       free_chain(next_[wc]);
       next_[wc] = none;
-      box.tail = wc;
+      box.tail = wc, box.fill = w;
     }
     box.size = kept;
     return taken;
@@ -105,8 +113,8 @@ class MailStore {
     const Box& box = boxes_[b];
     std::uint32_t c = box.head, k = 0;
     for (std::uint32_t n = 0; n < box.size; ++n, ++k) {
-      if (k == per_chunk) c = next_[c], k = 0;
-      f(chunk(c).records[k]);
+      if (k == per_chunk_) c = next_[c], k = 0;
+      f(records(c)[k]);
     }
   }
 
@@ -121,15 +129,14 @@ class MailStore {
 
  private:
   struct Box {
-    std::uint32_t head = none, tail = none, size = 0;
+    std::uint32_t head, tail, size;
+    std::uint32_t fill;  // records in the tail chunk; per_chunk_ when there is none
   };
-  struct alignas(64) Chunk {
-    Record records[per_chunk];
-  };
-  static_assert(sizeof(Chunk) <= chunk_bytes);
+  Box empty_box() const { return {none, none, 0, per_chunk_}; }
 
-  Chunk& chunk(std::uint32_t c) { return chunks_[c]; }
-  const Chunk& chunk(std::uint32_t c) const { return chunks_[c]; }
+  // Chunk c's records (objects of an implicit-lifetime type, begun as their bytes are written).
+  Record* records(std::uint32_t c) { return reinterpret_cast<Record*>(&chunks_[c]); }
+  const Record* records(std::uint32_t c) const { return reinterpret_cast<const Record*>(&chunks_[c]); }
 
   // Out of line: inlined into a send's loop over its receivers, it took `hypercube:15` 1.09 times as long.
   [[gnu::noinline]] std::uint32_t new_chunk() {
@@ -144,8 +151,9 @@ class MailStore {
     while (c != none) chunks_.give_back(c), c = next_[c];
   }
 
+  BlockPool<Line> chunks_;  // on huge pages past the first few blocks (`hypercube:18`: 0.91 of the time)
+  std::uint32_t per_chunk_;
   std::vector<Box> boxes_;
-  BlockPool<Chunk> chunks_;          // on huge pages past the first 8 MiB (`hypercube:18`: 0.91 of the time)
   std::vector<std::uint32_t> next_;  // per chunk: the next of its mailbox
 };
 
