@@ -306,6 +306,27 @@ TEST(Fifo, KeepsOrderThroughWrapAndGrowth) {
   EXPECT_EQ(taken, expected.size());
 }
 
+// A ring that held a burst gives its room back as it drains (halving below a quarter full, not
+// below `kept`), wrapped or not, and still hands its elements back in the order pushed.
+TEST(Fifo, GivesBackTheRoomOfABurst) {
+  Fifo<int> q;
+  int next = 0, taken = 0;
+  for (int k = 0; k < 100; ++k) q.push_back(next++), q.pop_front(), ++taken;  // the front far from slot 0
+  for (int k = 0; k < 20000; ++k) q.push_back(next++);
+  EXPECT_EQ(q.capacity(), 32768u);
+  while (q.size() > 100) {
+    ASSERT_EQ(q.front(), taken++);
+    q.pop_front();
+    if (taken % 1000 == 0) q.push_back(next++);  // pushes between the pops: wraps while it shrinks
+  }
+  EXPECT_EQ(q.capacity(), Fifo<int>::kept);
+  while (!q.empty()) {
+    ASSERT_EQ(q.front(), taken++);
+    q.pop_front();
+  }
+  EXPECT_EQ(taken, next);
+}
+
 // The core's agenda (engine/core/agenda.hpp), which orders the toy engine's events and the SimGrid
 // and MPI nodes' timers: the earliest first, at equal times in the order added, through a heap's
 // reshuffles.
