@@ -82,13 +82,11 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_program = "async",
                       .items = true,
                       .provides = program_capabilities,
-                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 23, 286, 1,230 and 5,623 MiB
-                      // peak at hypercube:12, :16, :18 and :20 against estimates of 21, 287, 1,260 and 5,519
-                      // MiB with ports of 24 bytes a slot and 32 bytes a message; since then a slot lost
-                      // 28 bytes (the CSR's twin, the ports' copies, the balancer's last flows) and a
-                      // message in a mailbox is 40 bytes on the control channel, 16 on the data channel,
-                      // 24 on its way (issue 37).
-                      .memory = {.per_node = 256, .per_slot = 152, .per_message = 28, .per_run = 8 << 20},
+                      // Measured on bench/scale.sh's runs (docs/benchmarks.md): 21, 224, 961 and 4,521 MiB
+                      // peak at hypercube:12, :16, :18 and :20 against estimates of 19, 235, 1,020 and 4,475
+                      // MiB (a message in a mailbox 40 bytes on the control channel, 16 on the data
+                      // channel, 24 on its way; issue 37).
+                      .memory = {.per_node = 256, .per_slot = 135, .per_message = 28, .per_run = 8 << 20},
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
                                   "load.trace", "load.trace_choice", "load.trace_steps"},
