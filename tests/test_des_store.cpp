@@ -280,6 +280,25 @@ TEST(BlockPool, ReusesIndicesAndNeverMovesAnObject) {
   EXPECT_EQ(pool.in_use(), pool.made());
 }
 
+// An index of a wide pool names `width` objects side by side (a mailbox's chunk of 10 cache lines):
+// no two indices share an object, across a block's end (32,768 indices of 10 lines: 20 MiB).
+TEST(BlockPool, AWideIndexOwnsItsObjects) {
+  struct alignas(64) Line64 {
+    std::uint64_t word[8];
+  };
+  using Pool = BlockPool<Line64>;
+  static_assert(Pool::per_block == 32768);
+  Pool pool(10);
+  EXPECT_EQ(pool.width(), 10u);
+  const std::uint32_t count = Pool::per_block + 40;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    ASSERT_EQ(pool.make(), i);
+    for (std::uint32_t k = 0; k < 10; ++k) (&pool[i])[k].word[7] = std::uint64_t{i} * 10 + k;
+  }
+  for (std::uint32_t i = 0; i < count; ++i)
+    for (std::uint32_t k = 0; k < 10; ++k) ASSERT_EQ((&pool[i])[k].word[7], std::uint64_t{i} * 10 + k) << "index " << i;
+}
+
 // The event queue's lanes (util/fifo.hpp): a ring that wraps around while it drains and refills,
 // and grows while wrapped, hands its elements back in the order pushed.
 TEST(Fifo, KeepsOrderThroughWrapAndGrowth) {
