@@ -37,11 +37,14 @@ class AsyncAgent final : public Agent {
   void start(Context& ctx) override {
     edges_.assign(ctx.degree(), EdgeState{});
     if (keep_flow_) last_flow_.assign(ctx.degree(), 0.0);
-    speeds_.start(ctx, policy_);
+    if (SpeedReports::needed(policy_)) {
+      speeds_ = std::make_unique<SpeedReports>();
+      speeds_->start(ctx, policy_);
+    }
     if (opt_.detection != Detection::off) {
-      detection_ = std::make_unique<SpanningTreeDetection>();
-      detection_->start(ctx, opt_.detection == Detection::continuous);
-      acknowledged_.assign(ctx.degree(), 0.0);
+      watch_ = std::make_unique<Watch>();
+      watch_->tree.start(ctx, opt_.detection == Detection::continuous);
+      watch_->acknowledged.assign(ctx.degree(), 0.0);
     }
     memory_.assign(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
     if (opt_.initial_knowledge)
@@ -68,7 +71,7 @@ class AsyncAgent final : public Agent {
     if (opt_.detection != Detection::off) throw std::logic_error("the spanning-tree detection needs a graph that does not change");
     edges_.push_back({});
     if (keep_flow_) last_flow_.push_back(0.0);
-    speeds_.neighbor_added(port);
+    if (speeds_) speeds_->neighbor_added(port);
     memory_.resize(std::size_t{ctx.degree()} * policy_.edge_memory(), 0.0);
   }
 
@@ -78,14 +81,14 @@ class AsyncAgent final : public Agent {
     pending_total_ -= edges_[port].pending;
     edges_.erase(edges_.begin() + port);
     if (keep_flow_) last_flow_.erase(last_flow_.begin() + port);
-    speeds_.neighbor_removed(port);
+    if (speeds_) speeds_->neighbor_removed(port);
     const auto m = policy_.edge_memory();
     memory_.erase(memory_.begin() + std::size_t{port} * m, memory_.begin() + std::size_t{port + 1} * m);
   }
 
   AsyncBalancer::Status status() const {
     const auto last = static_cast<std::int64_t>(steps_) - 1;
-    return {steps_, stopped(), opt_.detection == Detection::continuous ? detection_->level_at(last) : 0};
+    return {steps_, stopped(), opt_.detection == Detection::continuous ? watch_->tree.level_at(last) : 0};
   }
 
  private:
@@ -169,12 +172,12 @@ class AsyncAgent final : public Agent {
   void balance(Context& ctx) {
     for (const Message& m : ctx.take(Channel::control)) {
       if (m.port == no_port) continue;
-      if (speeds_.handles(m)) {
-        speeds_.receive(m);
+      if (speeds_ && speeds_->handles(m)) {
+        speeds_->receive(m);
         continue;
       }
-      if (detection_ && detection_->handles(m)) {
-        detection_->receive(ctx, m);
+      if (watch_ && watch_->tree.handles(m)) {
+        watch_->tree.receive(ctx, m);
         continue;
       }
       EdgeState& e = edges_[m.port];
@@ -185,19 +188,19 @@ class AsyncAgent final : public Agent {
       // The neighbour's load as it reported it, plus what this node committed to it that the
       // report did not count yet (still pending here or in flight).
       e.known = m.value[load_field] + (e.committed - m.value[counted_field]);
-      if (detection_) acknowledged_[m.port] = m.value[counted_field];
+      if (watch_) watch_->acknowledged[m.port] = m.value[counted_field];
     }
     if (!opt_.computing) receive(ctx);
     if (resting()) {
       if (std::isfinite(opt_.lb_period) && !stopped()) ctx.set_timer(opt_.lb_period, balance_timer);
       return;
     }
-    speeds_.announce(ctx, policy_, opt_.control_bytes);
+    if (speeds_) speeds_->announce(ctx, policy_, opt_.control_bytes);
     const auto step = static_cast<std::int64_t>(steps_);
     double load = held(ctx) - pending_total_ + (opt_.virtual_load ? announced_ : 0.0);
     const auto transfers = decide_transfers(
         policy_, ctx, load, steps_++, opt_.colors, memory_, [&](Port p) { return edges_[p].known; },
-        [&](Port p) { return keep_flow_ ? last_flow_[p] : 0.0; }, speeds_.active() ? &speeds_ : nullptr);
+        [&](Port p) { return keep_flow_ ? last_flow_[p] : 0.0; }, speeds_.get());
     thread_local std::vector<double> flow;  // committed to each neighbour in this step
     flow.assign(edges_.size(), 0.0);
     for (const Transfer& t : transfers) {
@@ -232,42 +235,50 @@ class AsyncAgent final : public Agent {
   // wire), or announced to it and not arrived, is an exchange of every step until it settles.
   void after_step(Context& ctx, std::int64_t t) {
     bool unsettled = pending_total_ > 0 || announced_ > 1e-12 * std::max(1.0, held(ctx));  // sums of the same amounts, to rounding
-    for (Port p = 0; p < edges_.size(); ++p) unsettled = unsettled || edges_[p].committed > acknowledged_[p] * (1 + 1e-12) + 1e-300;
+    for (Port p = 0; p < edges_.size(); ++p) unsettled = unsettled || edges_[p].committed > watch_->acknowledged[p] * (1 + 1e-12) + 1e-300;
     if (unsettled) last_exchange_ = t;
-    detection_->after_step(ctx, t, last_exchange_);
+    watch_->tree.after_step(ctx, t, last_exchange_);
     std::uint64_t every = 1;
-    for (std::uint32_t k = detection_->level_at(t); k > 0 && every < opt_.quiet_every_max; --k) every *= 2;
-    next_run_ = runs_ - 1 + std::min(every, std::max<std::uint64_t>(opt_.quiet_every_max, 1));
+    for (std::uint32_t k = watch_->tree.level_at(t); k > 0 && every < opt_.quiet_every_max; --k) every *= 2;
+    watch_->next_run = watch_->runs - 1 + std::min(every, std::max<std::uint64_t>(opt_.quiet_every_max, 1));
   }
 
   bool stopped() const {
-    if (!detection_) return false;
-    const auto stop = detection_->stop_step();
+    if (!watch_) return false;
+    const auto stop = watch_->tree.stop_step();
     return stop && static_cast<std::int64_t>(steps_) >= *stop;
   }
 
   // This run of the balancing process takes no step: balancing stopped, or a quiet phase.
   bool resting() {
     if (opt_.detection == Detection::off) return false;
-    return stopped() || runs_++ < next_run_;
+    return stopped() || watch_->runs++ < watch_->next_run;
   }
 
+  // Jeannot & Vernier's detection (opt_.detection only): the tree's protocol, per port what of
+  // `committed` the neighbour's last report counted, and the runs of the balancing process.
+  struct Watch {
+    SpanningTreeDetection tree;
+    std::vector<double> acknowledged;
+    std::uint64_t runs = 0, next_run = 0;  // runs of the balancing process; the one that steps next
+  };
+
+  // What a node keeps only when its run uses it lives behind a pointer: at a million nodes, each
+  // agent's bytes count (docs/benchmarks.md).
   const Policy& policy_;
   const AsyncBalancerOptions& opt_;
-  const bool keep_flow_;  // the policy reads the last step's flows (Policy::reads_last_flow)
   std::vector<EdgeState> edges_;
-  std::vector<double> last_flow_;  // per port, committed in this node's last step (with keep_flow_ only)
-  SpeedReports speeds_;         // relative-speed diffusion on reported speeds
-  std::unique_ptr<SpanningTreeDetection> detection_;  // with opt_.detection only
-  std::vector<double> acknowledged_;  // with detection only: per port, of `committed`, what the neighbour's last report counted
-  std::int64_t last_exchange_ = -1;    // the last step in which this node sent or received load
-  std::uint64_t runs_ = 0, next_run_ = 0;  // runs of the balancing process; the one that steps next
-  std::vector<double> memory_;  // Policy::edge_memory() doubles per port
-  double pending_total_ = 0;    // decided, not yet sent
-  double announced_ = 0;        // virtual load announced to this node, not yet received
-  std::uint64_t steps_ = 0;     // balancing steps so far
-  bool waiting_ = false;        // the computing process waits for data
-  double todo_ = 0;             // compute_chunk: units left in the current iteration
+  std::vector<double> last_flow_;         // per port, committed in this node's last step (with keep_flow_ only)
+  std::unique_ptr<SpeedReports> speeds_;  // relative-speed diffusion on reported speeds (a policy with a delta only)
+  std::unique_ptr<Watch> watch_;
+  std::int64_t last_exchange_ = -1;  // the last step in which this node sent or received load
+  std::vector<double> memory_;       // Policy::edge_memory() doubles per port
+  double pending_total_ = 0;         // decided, not yet sent
+  double announced_ = 0;             // virtual load announced to this node, not yet received
+  std::uint64_t steps_ = 0;          // balancing steps so far
+  double todo_ = 0;                  // compute_chunk: units left in the current iteration
+  const bool keep_flow_;             // the policy reads the last step's flows (Policy::reads_last_flow)
+  bool waiting_ = false;             // the computing process waits for data
 };
 
 }  // namespace

@@ -17,8 +17,10 @@ namespace nnlb {
 
 class SpeedReports {
  public:
+  // Whether the policy reports a delta (else nothing is ever told or heard).
+  static bool needed(const Policy& policy) { return policy.reported_delta(1, {}).has_value(); }
   void start(Context& ctx, const Policy& policy) {
-    active_ = policy.reported_delta(1, {}).has_value();
+    active_ = needed(policy);
     if (active_) neighbors_.assign(ctx.degree(), {});
   }
   // Whether the policy reports a delta: otherwise nothing is ever heard, and a step reads the
