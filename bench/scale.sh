@@ -17,7 +17,7 @@ echo "|---|---|---|---|---|---|---|---|---|"
 for d in $dims; do
   args=(run --set engine=des --set topology=hypercube:$d --set algorithm=bertsekas-tsitsiklis
         --set async.virtual_load=true --set load.init=uniform:0,2000 --set output.series_every=0 --format json)
-  estimate=$("$build/nnlb" "${args[@]}" --max-memory 1K 2>&1 >/dev/null | sed -n 's/.* needs about \([0-9.]*\) \([KMG]\)iB.*/\1 \2/p' || true)
+  estimate=$("$build/nnlb" "${args[@]}" --max-memory 1K 2>&1 >/dev/null | sed -n 's/.* needs about \([0-9.e+]*\) \([KMG]\)iB.*/\1 \2/p' || true)
   /usr/bin/time -f "%M %e" -o "$out/time" "$build/nnlb" "${args[@]}" --max-memory "$max_memory" >"$out/run.json"
   read -r rss_kb wall <"$out/time"
   nodes=$((1 << d))
