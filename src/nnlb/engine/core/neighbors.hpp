@@ -10,6 +10,7 @@
 #include "nnlb/model/graph.hpp"
 #include "nnlb/model/platform.hpp"
 #include "nnlb/node/agent.hpp"
+#include "nnlb/util/prefetch.hpp"
 
 namespace nnlb {
 
@@ -25,25 +26,39 @@ inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, con
 }
 
 // Every node's neighbours as set-up knows them, on a graph that does not change: built for one
-// node at a time, when asked, into the caller's scratch (no 40 bytes a port kept for the run).
+// node at a time, when asked, into the caller's scratch (no 40 bytes a port kept for the run),
+// from the node's slots in order, not the neighbours' (on a graph whose degrees differ, each slot
+// keeps its neighbour's degree: 4 bytes a slot instead of a miss a neighbour at scale).
 class NeighborFacts {
  public:
   // `colors`: null when the program needs none; `initial`: what every node holds at the start.
   NeighborFacts(const Graph& g, const Platform& p, const EdgeColoring* colors, std::vector<double> initial)
-      : g_(g), platform_(p), colors_(colors), initial_(std::move(initial)) {}
+      : g_(g), platform_(p), colors_(colors), initial_(std::move(initial)) {
+    if (g.min_degree() != g.max_degree()) {
+      degree_.resize(g.num_slots());
+      for (Slot s = 0; s < g.num_slots(); ++s) degree_[s] = g.degree(g.target(s));
+    }
+  }
+  // The neighbour over slot s.
+  NeighborInfo at(Slot s) const { return neighbor_info(g_, s, platform_, colors_, degree_.empty() ? g_.max_degree() : degree_[s]); }
   std::span<const NeighborInfo> of(NodeId i, std::vector<NeighborInfo>& scratch) const {
     scratch.clear();
-    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch.push_back(neighbor_info(g_, s, platform_, colors_));
+    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch.push_back(at(s));
     return scratch;
   }
   // Node i's port p's neighbour's load at the start (Context::initial_load).
   double initial_load(NodeId i, Port p) const { return initial_[g_.target(g_.first_slot(i) + p)]; }
+  // Asks ahead for what of(i) reads beyond the graph's targets.
+  void prefetch(NodeId i) const {
+    if (!degree_.empty()) nnlb::prefetch(&degree_[g_.first_slot(i)]);
+  }
 
  private:
   const Graph& g_;
   const Platform& platform_;
   const EdgeColoring* colors_;
   std::vector<double> initial_;
+  std::vector<std::uint32_t> degree_;  // slot s's neighbour's, on a graph whose degrees differ
 };
 
 }  // namespace nnlb

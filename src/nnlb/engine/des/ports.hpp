@@ -25,25 +25,20 @@ inline double deliver(double latency, double bandwidth, double& free_at, double 
 }
 
 // The ports of every node on a graph that does not change: per slot, when its wire (and its
-// control lane's, if control has one) is free again (and the neighbour's degree, on a graph whose
-// degrees differ), so that a send and Context::neighbors (built on demand for one node at a time)
-// read the node's slots in order, not the neighbours': 8 bytes a port on a regular graph. The
-// peer's port of the link is the graph's (Graph::peer_port); the neighbours' loads at the start
-// (Context::initial_load, read once) are kept per node.
+// control lane's, if control has one) is free again, so that a send reads the node's slots in
+// order, not the neighbours': 8 bytes a port. The peer's port of the link is the graph's
+// (Graph::peer_port); what set-up knows of the neighbours (Context::neighbors, built on demand for
+// one node at a time, and Context::initial_load) is the core's NeighborFacts.
 // A small graph's neighbour facts are also kept whole (`kept_facts_bytes`, 40 bytes a port): there
 // they cost little memory, and building them at every step would cost time.
 class GraphPorts {
  public:
   GraphPorts(const Graph& g, const Platform& platform, const EdgeColoring* colors, std::vector<double> held, bool control_lane)
-      : g_(g), platform_(platform), colors_(colors), free_at_(g.num_slots(), 0.0), initial_(std::move(held)) {
+      : g_(g), platform_(platform), set_up_(g, platform, colors, std::move(held)), free_at_(g.num_slots(), 0.0) {
     if (control_lane) control_free_at_.assign(g.num_slots(), 0.0);
-    if (g.min_degree() != g.max_degree()) {
-      degree_.resize(g.num_slots());
-      for (Slot s = 0; s < g.num_slots(); ++s) degree_[s] = g.degree(g.target(s));
-    }
     if (g.num_slots() * sizeof(NeighborInfo) <= kept_facts_bytes) {
       facts_.reserve(g.num_slots());
-      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(neighbor_info(g, s, platform, colors, peer_degree(s)));
+      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(set_up_.at(s));
     }
   }
 
@@ -58,7 +53,7 @@ class GraphPorts {
   void prefetch(NodeId i) const {
     const Slot s = g_.first_slot(i);
     nnlb::prefetch(&free_at_[s]);
-    if (!degree_.empty()) nnlb::prefetch(&degree_[s]);
+    set_up_.prefetch(i);
     nnlb::prefetch(g_.targets().data() + s), nnlb::prefetch(g_.peer_ports().data() + s);
   }
   std::span<const NodeId> targets(NodeId i) const { return {g_.targets().data() + g_.first_slot(i), g_.degree(i)}; }
@@ -87,25 +82,19 @@ class GraphPorts {
   std::span<const NeighborInfo> neighbors(NodeId i) const {
     if (!facts_.empty()) return {facts_.data() + g_.first_slot(i), g_.degree(i)};
     if (built_for_ != i) {
-      scratch_.clear();
-      for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch_.push_back(neighbor_info(g_, s, platform_, colors_, peer_degree(s)));
+      set_up_.of(i, scratch_);
       built_for_ = i;
     }
     return scratch_;
   }
-  double initial_load(NodeId i, Port p) const { return initial_[g_.target(g_.first_slot(i) + p)]; }
+  double initial_load(NodeId i, Port p) const { return set_up_.initial_load(i, p); }
 
  private:
   const Graph& g_;
   const Platform& platform_;
-  const EdgeColoring* colors_;  // null when the program needs none
-  // Slot s's neighbour's degree: every node's on a regular graph.
-  std::uint32_t peer_degree(Slot s) const { return degree_.empty() ? g_.max_degree() : degree_[s]; }
-
+  NeighborFacts set_up_;
   std::vector<double> free_at_, control_free_at_;
-  std::vector<std::uint32_t> degree_;  // the neighbour's degree, on a graph whose degrees differ
-  std::vector<double> initial_;        // what every node held at the start
-  std::vector<NeighborInfo> facts_;    // every slot's, on a small graph
+  std::vector<NeighborInfo> facts_;  // every slot's, on a small graph
   mutable std::vector<NeighborInfo> scratch_;
   mutable NodeId built_for_ = static_cast<NodeId>(-1);
 };
