@@ -50,8 +50,11 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
       pending.push_back({t, pushed++});
       continue;
     }
-    const auto next = std::min_element(pending.begin(), pending.end());
+    std::partial_sort(pending.begin(), pending.begin() + std::min<std::size_t>(2, pending.size()), pending.end());
+    const auto next = pending.begin();
     ASSERT_EQ(q.next_time(), next->first);
+    if (pending.size() > 1) ASSERT_EQ(q.after_next()->target, pending[1].second) << "step " << step;
+    else ASSERT_EQ(q.after_next(), nullptr);
     const Event e = q.pop();
     ASSERT_EQ(e.target, next->second) << "step " << step;
     ASSERT_EQ(e.time, next->first);
@@ -61,19 +64,25 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
   EXPECT_EQ(q.size(), pending.size());
 }
 
-// What the queue says lies ahead: the rest of the lane of the last pop (events of one kind in
-// order), and nothing after a pop from the heap.
-TEST(EventQueue, AheadIsTheRestOfTheLastPopsLane) {
+// What the queue says lies ahead: after_next() is the event the second pop from now hands out,
+// whether it waits in a lane (behind next() in its own, or at another's front) or in the heap.
+TEST(EventQueue, AfterNextIsTheSecondPopFromNow) {
   EventQueue q;
+  EXPECT_EQ(q.after_next(), nullptr);
   for (std::uint32_t n = 0; n < 3; ++n) q.push(1.0 + n, 7, n);
-  q.push(0.5, 7, 10);  // earlier than its lane's last: the heap
-  EXPECT_EQ(q.pop().target, 10u);
-  EXPECT_EQ(q.ahead(0), nullptr);
-  EXPECT_EQ(q.pop().target, 0u);
-  ASSERT_NE(q.ahead(0), nullptr);
-  EXPECT_EQ(q.ahead(0)->target, 1u);
-  EXPECT_EQ(q.ahead(1)->target, 2u);
-  EXPECT_EQ(q.ahead(2), nullptr);
+  EXPECT_EQ(q.after_next()->target, 1u);  // behind next() in its lane
+  q.push(0.5, 7, 10);                     // earlier than its lane's last: the heap
+  q.push(0.7, 40, 11);                    // a kind without a lane: the heap
+  EXPECT_EQ(q.after_next()->target, 11u);  // next() is the heap's top, this its child
+  q.push(0.6, 8, 12);                     // another lane's front
+  EXPECT_EQ(q.after_next()->target, 12u);
+  std::vector<std::uint32_t> seconds, popped;
+  while (!q.empty()) {
+    seconds.push_back(q.after_next() ? q.after_next()->target : 99);
+    popped.push_back(q.pop().target);
+  }
+  EXPECT_EQ(popped, (std::vector<std::uint32_t>{10, 12, 11, 0, 1, 2}));
+  EXPECT_EQ(seconds, (std::vector<std::uint32_t>{12, 11, 0, 1, 2, 99}));
 }
 
 TEST(Links, OneTransferTakesLatencyPlusSizeOverBandwidth) {

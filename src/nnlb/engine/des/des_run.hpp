@@ -164,6 +164,9 @@ class DesRun {
     // 32 MiB, `hypercube:16` ran 1.03 times as long once one array less moved the nodes out of a
     // large mapping). A run of fewer nodes is spared the walk through the mappings (0.5 ms).
     if (driver_.size() >= 8192) collapse_to_huge_pages(2 * huge_page_bytes);
+    // Asking ahead pays once the state is far larger than the caches: at 2^14 nodes of a hypercube
+    // it saves 3 % of the time, at 2^10-2^13 it costs 1-3 % (docs/benchmarks.md).
+    look_ahead_ = driver_.size() >= 16384;
     queue_.push(driver_.next_wake(), wake_event, 0);
     if (!changes_.empty()) queue_.push(changes_[0].time, change_event, 0);
     if (opt_.churn) queue_.push(1.0, churn_event, 1);
@@ -175,7 +178,7 @@ class DesRun {
       if (const auto stop = driver_.after(*this, queue_.next_time())) return finish(*stop);
       const Event e = queue_.pop();
       now_ = e.time;
-      look_ahead();
+      if (look_ahead_) look_ahead();
       if (e.kind >= first_timer) {
         if (mine(e)) call(e.target, [&](Agent& a) { a.timer(ctx_, e.kind - first_timer); });
       } else if (e.kind == arrival_event) {
@@ -278,21 +281,23 @@ class DesRun {
 
  private:
   // At scale most of an event's time is cache misses on its node's state, so the engine asks
-  // ahead for it. The events still in the lane just popped are most likely the next to come: the
-  // node and its mailbox are asked for two events ahead, what they point to (the agent, the first
-  // messages) and the ports one ahead; and the next event, from wherever, if a message's arrival:
-  // its record.
+  // ahead for it, in two steps, wherever the next events wait (a lane or the heap): two events
+  // ahead, a timer's node and mailbox, or an arrival's record; one ahead, what they point to (the
+  // agent, the first messages and the ports; the receiver's node and mailbox).
   void look_ahead() const {
     if (queue_.empty()) return;
-    if (const Event& soon = queue_.next(); soon.kind == arrival_event) prefetch(&flights_[soon.target]);
-    if (const Event* e = queue_.ahead(1); e && e->kind >= first_timer) {
-      prefetch(&driver_.node(e->target));
-      control_mail_.prefetch_box(e->target);
+    if (const Event* later = queue_.after_next()) {
+      if (later->kind == arrival_event) prefetch(&flights_[later->target]);
+      else if (later->kind >= first_timer) prefetch(&driver_.node(later->target)), control_mail_.prefetch_box(later->target);
     }
-    if (const Event* e = queue_.ahead(0); e && e->kind >= first_timer) {
-      if (const Agent* agent = driver_.node(e->target).agent.get()) prefetch(agent);
-      control_mail_.prefetch_head(e->target);
-      if (fixed_) fixed_->prefetch(e->target);
+    if (const Event& soon = queue_.next(); soon.kind == arrival_event) {
+      const NodeId to = flights_[soon.target].to;  // asked for one event ago
+      prefetch(&driver_.node(to));
+      data_mail_.prefetch_box(to);
+    } else if (soon.kind >= first_timer) {
+      if (const Agent* agent = driver_.node(soon.target).agent.get()) prefetch(agent);
+      control_mail_.prefetch_head(soon.target);
+      if (fixed_) fixed_->prefetch(soon.target);
     }
   }
 
@@ -593,6 +598,7 @@ class DesRun {
   EventQueue queue_;
   NodeContext<DesRun> ctx_;
   double now_ = 0;
+  bool look_ahead_ = false;  // a large run: ask ahead for what the next events touch
   std::uint32_t next_change_ = 0;
   std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
   std::uint64_t held_ = 0, held_peak_ = 0;  // messages on a wire or in a mailbox, now and at most

@@ -44,7 +44,6 @@ class EventQueue {
     const std::uint32_t from = next_source();
     next_ = unknown;
     --size_;
-    last_lane_ = from;
     if (from != from_heap) {
       Fifo<Event>& lane = lanes_[from];
       const Event first = lane.front();
@@ -71,12 +70,27 @@ class EventQueue {
   const Event& next() const { return front(next_source()); }  // the queue is not empty
   double next_time() const { return next().time; }
   std::uint64_t pushed() const { return next_seq_; }
-  // The k-th event (0: the first) still in the lane of the last pop, or null: most likely among
-  // the next few, a hint for asking ahead for the state they will touch.
-  const Event* ahead(std::size_t k) const {
-    if (last_lane_ == from_heap) return nullptr;
-    const Fifo<Event>& lane = lanes_[last_lane_];
-    return k < lane.size() ? &lane[k] : nullptr;
+  // The event after next(), or null: the earliest of the lanes' fronts and the heap's top once
+  // next() is gone (the second of its lane, or the least of the heap root's children). A hint for
+  // asking ahead, wherever the events come from (most arrivals come from the heap).
+  const Event* after_next() const {
+    if (size_ < 2) return nullptr;
+    const std::uint32_t first = next_source();
+    const Event* best = nullptr;
+    auto consider = [&](const Event& e) {
+      if (best == nullptr || earlier(e, *best)) best = &e;
+    };
+    for (std::uint32_t busy = busy_lanes_; busy != 0; busy &= busy - 1) {
+      const auto k = static_cast<std::uint32_t>(std::countr_zero(busy));
+      if (k != first) consider(lanes_[k].front());
+      else if (lanes_[k].size() > 1) consider(lanes_[k][1]);
+    }
+    if (first != from_heap) {
+      if (!heap_.empty()) consider(heap_.front());
+    } else {
+      for (std::size_t c = 1; c < std::min(arity + 1, heap_.size()); ++c) consider(heap_[c]);
+    }
+    return best;
   }
 
  private:
@@ -132,7 +146,6 @@ class EventQueue {
   std::size_t size_ = 0;
   std::uint64_t next_seq_ = 0;
   mutable std::uint32_t next_ = unknown;  // next_source(), until the next push or pop
-  std::uint32_t last_lane_ = from_heap;   // where the last pop took from
 };
 
 }  // namespace nnlb
