@@ -65,15 +65,19 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
 }
 
 // What the queue says lies ahead: after_next() is the event the second pop from now hands out,
-// whether it waits in a lane (behind next() in its own, or at another's front) or in the heap.
+// whether it waits in a lane (behind next() in its own, or at another's front) or in the heap;
+// in_next_lane(k) the k-th of next()'s lane, if next() has one.
 TEST(EventQueue, AfterNextIsTheSecondPopFromNow) {
   EventQueue q;
   EXPECT_EQ(q.after_next(), nullptr);
   for (std::uint32_t n = 0; n < 3; ++n) q.push(1.0 + n, 7, n);
   EXPECT_EQ(q.after_next()->target, 1u);  // behind next() in its lane
+  EXPECT_EQ(q.in_next_lane(2)->target, 2u);
+  EXPECT_EQ(q.in_next_lane(3), nullptr);
   q.push(0.5, 7, 10);                     // earlier than its lane's last: the heap
   q.push(0.7, 40, 11);                    // a kind without a lane: the heap
   EXPECT_EQ(q.after_next()->target, 11u);  // next() is the heap's top, this its child
+  EXPECT_EQ(q.in_next_lane(1), nullptr);
   q.push(0.6, 8, 12);                     // another lane's front
   EXPECT_EQ(q.after_next()->target, 12u);
   std::vector<std::uint32_t> seconds, popped;

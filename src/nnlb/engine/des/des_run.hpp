@@ -281,11 +281,16 @@ class DesRun {
 
  private:
   // At scale most of an event's time is cache misses on its node's state, so the engine asks
-  // ahead for it, in two steps, wherever the next events wait (a lane or the heap): two events
-  // ahead, a timer's node and mailbox, or an arrival's record; one ahead, what they point to (the
-  // agent, the first messages and the ports; the receiver's node and mailbox).
+  // ahead for it, in steps, wherever the next events wait (a lane or the heap): three events
+  // ahead along the lane (the balancing timers'), and two from anywhere, a timer's node and
+  // mailbox, or an arrival's record; one ahead, what they point to (the agent, the first messages
+  // and the ports; the receiver's node and mailbox).
   void look_ahead() const {
     if (queue_.empty()) return;
+    if (const Event* far = queue_.in_next_lane(2); far && far->kind >= first_timer) {
+      prefetch(&driver_.node(far->target));
+      control_mail_.prefetch_box(far->target);
+    }
     if (const Event* later = queue_.after_next()) {
       if (later->kind == arrival_event) prefetch(&flights_[later->target]);
       else if (later->kind >= first_timer) prefetch(&driver_.node(later->target)), control_mail_.prefetch_box(later->target);

@@ -70,6 +70,14 @@ class EventQueue {
   const Event& next() const { return front(next_source()); }  // the queue is not empty
   double next_time() const { return next().time; }
   std::uint64_t pushed() const { return next_seq_; }
+  // The k-th event of next()'s lane (0: next() itself), or null if next() is the heap's or its
+  // lane is shorter: further ahead than after_next(), along the balancing timers' lane.
+  const Event* in_next_lane(std::size_t k) const {
+    if (size_ == 0) return nullptr;
+    const std::uint32_t first = next_source();
+    if (first == from_heap || lanes_[first].size() <= k) return nullptr;
+    return &lanes_[first][k];
+  }
   // The event after next(), or null: the earliest of the lanes' fronts and the heap's top once
   // next() is gone (the second of its lane, or the least of the heap root's children). A hint for
   // asking ahead, wherever the events come from (most arrivals come from the heap).
