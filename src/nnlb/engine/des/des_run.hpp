@@ -282,9 +282,9 @@ class DesRun {
  private:
   // At scale most of an event's time is cache misses on its node's state, so the engine asks
   // ahead for it, in steps, wherever the next events wait (a lane or the heap): three events
-  // ahead along the lane (the balancing timers'), and two from anywhere, a timer's node and
-  // mailbox, or an arrival's record; one ahead, what they point to (the agent, the first messages
-  // and the ports; the receiver's node and mailbox).
+  // ahead along the lane (the balancing timers'), and two from anywhere, a timer's node, mailbox
+  // and first messages, or an arrival's record; one ahead, what they point to (the agent and the
+  // ports; the receiver's node and mailbox).
   void look_ahead() const {
     if (queue_.empty()) return;
     if (const Event* far = queue_.in_next_lane(2); far && far->kind >= first_timer) {
@@ -293,7 +293,11 @@ class DesRun {
     }
     if (const Event* later = queue_.after_next()) {
       if (later->kind == arrival_event) prefetch(&flights_[later->target]);
-      else if (later->kind >= first_timer) prefetch(&driver_.node(later->target)), control_mail_.prefetch_box(later->target);
+      else if (later->kind >= first_timer) {
+        prefetch(&driver_.node(later->target));
+        control_mail_.prefetch_box(later->target);
+        control_mail_.prefetch_head(later->target);
+      }
     }
     if (const Event& soon = queue_.next(); soon.kind == arrival_event) {
       const NodeId to = flights_[soon.target].to;  // asked for one event ago
@@ -301,7 +305,6 @@ class DesRun {
       data_mail_.prefetch_box(to);
     } else if (soon.kind >= first_timer) {
       if (const Agent* agent = driver_.node(soon.target).agent.get()) prefetch(agent);
-      control_mail_.prefetch_head(soon.target);
       if (fixed_) fixed_->prefetch(soon.target);
     }
   }

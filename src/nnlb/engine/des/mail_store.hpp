@@ -67,10 +67,13 @@ class MailStore {
     prefetch(reinterpret_cast<const char*>(place + 1) - 1);
   }
 
-  // Asks ahead for mailbox b's first chunk.
+  // Asks ahead for the filled lines of mailbox b's first chunk (most mailboxes hold one).
   void prefetch_head(std::size_t b) const {
     const Box& box = boxes_[b];
-    if (box.size > 0) prefetch(records(box.head));
+    if (box.size == 0) return;
+    const Line* first = &chunks_[box.head];
+    const std::uint32_t lines = std::min<std::uint32_t>(chunks_.width(), (box.size * sizeof(Record) + sizeof(Line) - 1) / sizeof(Line));
+    for (std::uint32_t line = 0; line < lines; ++line) prefetch(first + line);
   }
 
   // Visits mailbox b's records oldest first; those for which `take(record)` is true leave it, the
