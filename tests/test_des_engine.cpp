@@ -64,6 +64,30 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
   EXPECT_EQ(q.size(), pending.size());
 }
 
+// A heap larger than the cache, where a pop asks for the grandchildren as it goes down: 200,000
+// events of random times and ties, pushed and popped in waves, come out in (time, insertion) order.
+TEST(EventQueue, ALargeHeapPopsInTimeThenInsertionOrder) {
+  EventQueue q;
+  std::uint64_t state = 2024;
+  auto draw = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  std::uint32_t pushed = 0;
+  double now = 0;
+  Event last{-1, 0, 0, 0};
+  for (int wave = 0; wave < 4; ++wave) {
+    for (int i = 0; i < 100000; ++i) q.push(now + static_cast<double>(draw(5000)) / 8, 40, pushed++);  // kind 40: no lane
+    ASSERT_GT(q.size(), std::size_t{1} << 16);
+    while (q.size() > 50000 * static_cast<std::size_t>(wave)) {
+      const Event e = q.pop();
+      ASSERT_TRUE(e.time > last.time || (e.time == last.time && e.seq > last.seq)) << "pop after " << last.target;
+      last = e, now = e.time;
+    }
+  }
+  EXPECT_EQ(q.size(), 150000u);
+}
+
 // What the queue says lies ahead: after_next() is the event the second pop from now hands out,
 // whether it waits in a lane (behind next() in its own, or at another's front) or in the heap;
 // in_next_lane(k) the k-th of next()'s lane, if next() has one.
