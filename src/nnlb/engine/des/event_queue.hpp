@@ -143,9 +143,9 @@ class EventQueue {
       // The grandchildren, asked for while the children are compared: in a heap larger than the
       // cache (`hypercube:20`, about 1.4 M events on average), each of the lowest levels is a miss,
       // and this overlaps them two by two instead of one after the other.
-      if (n > deep) {
-        const auto from = reinterpret_cast<std::uintptr_t>(heap_.data() + std::min(arity * first + 1, n - 1)) & ~std::uintptr_t{63};
-        const auto to = reinterpret_cast<std::uintptr_t>(heap_.data() + std::min(arity * (first + arity) + 1, n));
+      if (const std::size_t grandchildren = arity * first + 1; n > deep && grandchildren < n) {
+        const auto from = reinterpret_cast<std::uintptr_t>(heap_.data() + grandchildren) & ~std::uintptr_t{63};
+        const auto to = reinterpret_cast<std::uintptr_t>(heap_.data() + std::min(grandchildren + arity * arity, n));
         for (std::uintptr_t line = from; line < to; line += 64) prefetch(reinterpret_cast<const void*>(line));
       }
       std::size_t best = first;
