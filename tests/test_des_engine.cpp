@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "nnlb/programs/async_balancer.hpp"
@@ -86,6 +87,54 @@ TEST(EventQueue, ALargeHeapPopsInTimeThenInsertionOrder) {
     }
   }
   EXPECT_EQ(q.size(), 150000u);
+}
+
+// The calendar a large heap spills into (event_calendar.hpp), against a sort by (time, insertion)
+// at every pop, through what moves its buckets: a burst past the heap's limit, times spread over
+// six orders of magnitude (some beyond the ring, some infinite), ties by the hundred, and a density
+// that changes so that the width no longer fits and the calendar is built again.
+TEST(EventQueue, ACalendarHandsOutTheHeapsOrderThroughRebuilds) {
+  EventQueue q;
+  std::uint64_t state = 77;
+  auto draw = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  std::vector<std::pair<double, std::uint32_t>> pending;  // a heap of (time, insertion), earliest on top
+  const auto later = [](const auto& a, const auto& b) { return a > b; };
+  std::uint32_t pushed = 0;
+  double now = 0;
+  auto push = [&](double t) {
+    q.push(t, 40, pushed);  // kind 40: no lane
+    pending.push_back({t, pushed++});
+    std::push_heap(pending.begin(), pending.end(), later);
+  };
+  auto pop = [&] {
+    std::pop_heap(pending.begin(), pending.end(), later);
+    const auto expected = pending.back();
+    pending.pop_back();
+    if (!pending.empty()) ASSERT_EQ(q.after_next()->target, pending.front().second);
+    const Event e = q.pop();
+    ASSERT_EQ(e.target, expected.second) << "pop " << pushed;
+    ASSERT_EQ(e.time, expected.first);
+    now = e.time;
+  };
+  for (int i = 0; i < 70000; ++i) push(static_cast<double>(draw(1000)));  // past the heap's limit, ties
+  ASSERT_GT(q.in_calendar(), 60000u);  // all but the first bucket's
+  for (int phase = 0; phase < 3; ++phase) {
+    const double scale = phase == 1 ? 1e-3 : 1e3;  // the density changes by 10^6 and back
+    for (int step = 0; step < 150000; ++step) {
+      if (draw(2) == 0) {
+        const std::uint64_t r = draw(1000);
+        const double t = r == 0 ? std::numeric_limits<double>::infinity() : r < 5 ? now + 1e9 : now + scale * static_cast<double>(draw(64));
+        push(t);
+      } else if (!pending.empty()) {
+        pop();
+      }
+    }
+  }
+  while (!pending.empty() && pending.front().first < std::numeric_limits<double>::infinity()) pop();
+  EXPECT_EQ(q.size(), pending.size());
 }
 
 // What the queue says lies ahead: after_next() is the event the second pop from now hands out,
