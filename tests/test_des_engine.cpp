@@ -18,6 +18,16 @@
 namespace nnlb {
 namespace {
 
+// Draws in [0, n) from a linear congruential stream (Knuth's MMIX constants): the queue's tests'
+// times and kinds, the same on every platform.
+struct Draws {
+  std::uint64_t state;
+  std::uint64_t operator()(std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  }
+};
+
 TEST(EventQueue, TimeOrderThenInsertionOrder) {
   EventQueue q;
   q.push(2.0, 0, 1);
@@ -36,11 +46,7 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
   EventQueue q;
   std::vector<std::pair<double, std::uint32_t>> pending;  // (time, insertion number)
   std::uint32_t pushed = 0;
-  std::uint64_t state = 12345;
-  auto draw = [&](std::uint64_t n) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (state >> 33) % n;
-  };
+  Draws draw{12345};
   double now = 0;
   for (int step = 0; step < 20000; ++step) {
     if (pending.empty() || draw(3) != 0) {
@@ -65,15 +71,11 @@ TEST(EventQueue, InterleavedPushesAndPopsFollowTimeThenInsertion) {
   EXPECT_EQ(q.size(), pending.size());
 }
 
-// A heap larger than the cache, where a pop asks for the grandchildren as it goes down: 200,000
-// events of random times and ties, pushed and popped in waves, come out in (time, insertion) order.
+// Past the heap's limit (where the calendar takes the events not due soon): 200,000 events of
+// random times and ties, pushed and popped in waves, come out in (time, insertion) order.
 TEST(EventQueue, ALargeHeapPopsInTimeThenInsertionOrder) {
   EventQueue q;
-  std::uint64_t state = 2024;
-  auto draw = [&](std::uint64_t n) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (state >> 33) % n;
-  };
+  Draws draw{2024};
   std::uint32_t pushed = 0;
   double now = 0;
   Event last{-1, 0, 0, 0};
@@ -95,11 +97,7 @@ TEST(EventQueue, ALargeHeapPopsInTimeThenInsertionOrder) {
 // that changes so that the width no longer fits and the calendar is built again.
 TEST(EventQueue, ACalendarHandsOutTheHeapsOrderThroughRebuilds) {
   EventQueue q;
-  std::uint64_t state = 77;
-  auto draw = [&](std::uint64_t n) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (state >> 33) % n;
-  };
+  Draws draw{77};
   std::vector<std::pair<double, std::uint32_t>> pending;  // a heap of (time, insertion), earliest on top
   const auto later = [](const auto& a, const auto& b) { return a > b; };
   std::uint32_t pushed = 0;
@@ -113,7 +111,9 @@ TEST(EventQueue, ACalendarHandsOutTheHeapsOrderThroughRebuilds) {
     std::pop_heap(pending.begin(), pending.end(), later);
     const auto expected = pending.back();
     pending.pop_back();
-    if (!pending.empty()) ASSERT_EQ(q.after_next()->target, pending.front().second);
+    if (!pending.empty()) {
+      ASSERT_EQ(q.after_next()->target, pending.front().second);
+    }
     const Event e = q.pop();
     ASSERT_EQ(e.target, expected.second) << "pop " << pushed;
     ASSERT_EQ(e.time, expected.first);
