@@ -83,8 +83,7 @@ class ToyRun {
   void set_timer(NodeId i, double delay, std::uint32_t tag) { due_.add(now_ + delay, {Due::Kind::timer, i, tag, {}}); }
 
  private:
-  // A letter lands in its receiver's mailbox (heard of on a notifying channel); a timer or an
-  // item's end runs the node's handler.
+  // A letter lands in its mailbox (heard of on a notifying channel); a timer or an item's end runs a handler.
   void fire(Due d) {
     const Channel c = d.letter.channel;
     if (d.kind == Due::Kind::letter) driver_.node(d.node).mailbox[static_cast<std::size_t>(c)].push_back(std::move(d.letter));

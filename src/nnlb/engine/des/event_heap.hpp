@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "nnlb/util/fifo.hpp"
-#include "nnlb/util/prefetch.hpp"
 
 namespace nnlb {
 
@@ -26,8 +25,6 @@ inline bool earlier(const Event& a, const Event& b) { return a.time < b.time || 
 // A 4-ary heap: half the levels of a binary one, and a node's children side by side.
 class EventHeap {
  public:
-  static constexpr std::size_t deep = std::size_t{1} << 16;  // events: a heap larger than the L2 cache
-
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
   const Event& top() const { return heap_.front(); }
@@ -81,14 +78,6 @@ class EventHeap {
     while (true) {
       const std::size_t first = arity * i + 1;
       if (first >= n) break;
-      // The grandchildren, asked for while the children are compared: in a heap larger than the
-      // cache each of the lowest levels is a miss, and this overlaps them two by two instead of
-      // one after the other.
-      if (const std::size_t grandchildren = arity * first + 1; n > deep && grandchildren < n) {
-        const auto from = reinterpret_cast<std::uintptr_t>(heap_.data() + grandchildren) & ~std::uintptr_t{63};
-        const auto to = reinterpret_cast<std::uintptr_t>(heap_.data() + std::min(grandchildren + arity * arity, n));
-        for (std::uintptr_t line = from; line < to; line += 64) prefetch(reinterpret_cast<const void*>(line));
-      }
       std::size_t best = first;
       for (std::size_t c = first + 1; c < std::min(first + arity, n); ++c)
         if (earlier(heap_[c], heap_[best])) best = c;

@@ -35,7 +35,7 @@ class EventQueue {
     }
     if (!calendar_) {
       heap_.push(e);
-      if (heap_.size() > EventHeap::deep) {
+      if (heap_.size() > deep) {
         calendar_.emplace().rebuild(heap_);
         refill();
       }
@@ -102,6 +102,7 @@ class EventQueue {
  private:
   static constexpr std::uint32_t lane_count = 32;  // kinds 0-31: the engine's and the first timers' tags
   static constexpr std::uint32_t from_heap = lane_count, unknown = lane_count + 1;
+  static constexpr std::size_t deep = std::size_t{1} << 16;  // events: a heap larger than the L2 cache
   const Event& front(std::uint32_t source) const { return source == from_heap ? heap_.top() : lanes_[source].front(); }
   // Where the earliest event is: a lane, or the heap (the queue is not empty).
   std::uint32_t next_source() const {
@@ -127,7 +128,7 @@ class EventQueue {
   Fifo<Event> lanes_[lane_count];  // rings: a steady flow allocates nothing
   std::uint32_t busy_lanes_ = 0;  // bit k: lane k holds events
   EventHeap heap_;                      // the events due soon, in a calendar's current bucket
-  std::optional<EventCalendar> calendar_;  // the others, once the heap grew larger than EventHeap::deep
+  std::optional<EventCalendar> calendar_;  // the others, once the heap grew larger than `deep`
   std::size_t size_ = 0;
   std::uint64_t next_seq_ = 0;
   mutable std::uint32_t next_ = unknown;  // next_source(), until the next push or pop
