@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <bit>
+#include <cstdint>
+#include <fstream>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -388,6 +390,69 @@ TEST(HugePages, OnlyAMappingWrittenThroughoutIsCollapsed) {
 #else
   GTEST_SKIP() << "huge pages are asked for on Linux only";
 #endif
+}
+
+#if defined(__linux__)
+// The mapping of /proc/self/smaps that holds address `at`: its AnonHugePages in KiB, or -1 when
+// no mapping holds it.
+long huge_kib_at(const void* at) {
+  const auto a = reinterpret_cast<std::uintptr_t>(at);
+  std::ifstream smaps("/proc/self/smaps");
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    const auto dash = line.find('-'), space = line.find(' ');
+    if (dash != std::string::npos && space != std::string::npos && dash < space && line.find(':') > space) {
+      inside = std::stoull(line.substr(0, dash), nullptr, 16) <= a && a < std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+    } else if (inside && line.rfind("AnonHugePages:", 0) == 0) {
+      return std::stol(line.substr(14));
+    }
+  }
+  return -1;
+}
+
+// Whether the kernel grants transparent huge pages to a mapping that asks (`madvise` or `always`).
+bool huge_pages_on_request() {
+  std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string text;
+  std::getline(mode, text);
+  return text.find("[never]") == std::string::npos && !text.empty();
+}
+#endif
+
+// A store's block (util/huge_pages.hpp) is a fresh mapping of its own on a huge page boundary:
+// zeros until written, on huge pages once written where the kernel grants them on request (memory
+// the allocator hands out again may be on small pages for good), and gone once freed.
+TEST(HugePages, ABlockIsAFreshMappingOfItsOwn) {
+#if defined(__linux__)
+  constexpr std::size_t count = 2 * huge_page_bytes / sizeof(std::uint64_t);
+  HugeArray<std::uint64_t> block = huge_array<std::uint64_t>(count, true);
+  const void* at = block.get();
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(at) % huge_page_bytes, 0u);
+  EXPECT_TRUE(std::all_of(block.get(), block.get() + count, [](std::uint64_t x) { return x == 0; }));
+  for (std::size_t k = 0; k < count; ++k) block[k] = k;
+  if (huge_pages_on_request()) {
+    EXPECT_GT(huge_kib_at(at), 0) << "no huge page for a block written throughout";
+  }
+  EXPECT_EQ(block[count - 1], count - 1);
+  block.reset();
+  EXPECT_EQ(huge_kib_at(at), -1) << "the block is still mapped";
+#else
+  GTEST_SKIP() << "huge pages are asked for on Linux only";
+#endif
+}
+
+// A store's links and free list (HugeVector) keep their values while they grow from the heap into
+// a mapping of their own, on a huge page boundary from 4 MiB on.
+TEST(HugePages, AGrowingVectorMovesToAMappingOfItsOwn) {
+  HugeVector<std::uint32_t> links;
+  const std::uint32_t count = 3 * huge_page_bytes / sizeof(std::uint32_t);
+  for (std::uint32_t k = 0; k < count; ++k) links.push_back(k * 7);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(links.data()) % huge_page_bytes, 0u);
+  for (std::uint32_t k = 0; k < count; ++k) ASSERT_EQ(links[k], k * 7) << k;
+  links.resize(10);
+  links.shrink_to_fit();  // from the heap again
+  EXPECT_EQ(links.size(), 10u);
+  EXPECT_EQ(links[9], 63u);
 }
 
 TEST(DesStore, EveryMessageWaitingInAMailboxIsRecounted) {

@@ -5,8 +5,9 @@
 // width set at construction: a mailbox's chunk of cache lines). A block holds a power of two of
 // indices (an index is split with a shift, not a division) in whole huge pages: 2 MiB times the
 // width and the odd factor of the object's size. Indices given back are reused, the last given
-// back first. Past `small_blocks` blocks, a block asks for transparent huge pages: a large run
-// reads its pools at random, and a small run keeps 4 KiB pages, resident only where written.
+// back first. Past `small_blocks` blocks, or from the first in a pool told that it serves a large
+// run, a block asks for transparent huge pages: a large run reads its pools at random, and a small
+// run keeps 4 KiB pages, resident only where written.
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -24,7 +25,8 @@ class BlockPool {
   static_assert(per_block >= 1, "an object larger than a block");
   static constexpr std::size_t small_blocks = 4;
 
-  explicit BlockPool(std::uint32_t width = 1) : width_(width) {
+  // With `huge_now`, every block asks for huge pages, the first ones too (a large run's pool).
+  explicit BlockPool(std::uint32_t width = 1, bool huge_now = false) : width_(width), small_blocks_(huge_now ? 0 : small_blocks) {
     if (width == 0) throw std::invalid_argument("a pool of objects of width 0");
   }
 
@@ -36,7 +38,7 @@ class BlockPool {
       return i;
     }
     if (made_ == std::numeric_limits<std::uint32_t>::max()) throw std::length_error("a pool of more than 2^32 - 1 objects");
-    if (made_ % per_block == 0) blocks_.push_back(huge_array<T>(std::size_t{per_block} * width_, blocks_.size() >= small_blocks));
+    if (made_ % per_block == 0) blocks_.push_back(huge_array<T>(std::size_t{per_block} * width_, blocks_.size() >= small_blocks_));
     return made_++;
   }
   void give_back(std::uint32_t i) { free_.push_back(i); }
@@ -51,8 +53,9 @@ class BlockPool {
 
  private:
   std::uint32_t width_;
+  std::size_t small_blocks_;
   std::vector<HugeArray<T>> blocks_;
-  std::vector<std::uint32_t> free_;
+  HugeVector<std::uint32_t> free_;
   std::uint32_t made_ = 0;
 };
 

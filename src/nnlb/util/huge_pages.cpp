@@ -1,11 +1,34 @@
 #include "nnlb/util/huge_pages.hpp"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <fstream>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace nnlb {
+
+void Unmap::operator()(void* p) const { munmap(p, bytes); }
+
+void* map_huge_pages(std::size_t bytes, bool huge) {
+  if (bytes == 0 || bytes % huge_page_bytes != 0) throw std::logic_error("map_huge_pages: not a whole number of huge pages");
+  // One huge page more than asked for, then the ends cut off around the boundary inside it.
+  void* raw = mmap(nullptr, bytes + huge_page_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  const auto from = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t begin = (from + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes, end = begin + bytes;
+  if (begin > from) munmap(raw, begin - from);
+  if (from + bytes + huge_page_bytes > end) munmap(reinterpret_cast<void*>(end), from + bytes + huge_page_bytes - end);
+#ifdef MADV_HUGEPAGE
+  if (huge) madvise(reinterpret_cast<void*>(begin), bytes, MADV_HUGEPAGE);
+#else
+  (void)huge;
+#endif
+  return reinterpret_cast<void*>(begin);
+}
 
 std::size_t collapse_to_huge_pages(std::size_t min_bytes) {
   std::size_t asked = 0;

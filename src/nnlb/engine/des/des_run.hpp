@@ -132,7 +132,8 @@ class DesRun {
       : program_(program), platform_(platform), opt_(opt), overdraft_(program.needs().overdraft),
         dynamic_(!changes.empty() || opt.churn != nullptr), changes_(changes),
         driver_(rules_of(opt), Clock::seconds, mode == LoadMode::integer, initial, node_speeds(platform, topo.graph.num_nodes()), opt.seed),
-        control_mail_(topo.graph.num_nodes(), topo.graph.max_degree()), data_mail_(topo.graph.num_nodes()), ctx_(*this) {
+        control_mail_(topo.graph.num_nodes(), topo.graph.max_degree(), large(topo.graph.num_nodes())),
+        data_mail_(topo.graph.num_nodes(), 0, large(topo.graph.num_nodes())), flights_(1, large(topo.graph.num_nodes())), ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     const EdgeColoring* colors = usable_coloring(program, coloring, g.num_slots()) ? coloring : nullptr;
@@ -163,7 +164,7 @@ class DesRun {
     // largest, since where the allocator puts an array decides which mapping it lands in (with
     // 32 MiB, `hypercube:16` ran 1.03 times as long once one array less moved the nodes out of a
     // large mapping). A run of fewer nodes is spared the walk through the mappings (0.5 ms).
-    if (driver_.size() >= 8192) collapse_to_huge_pages(2 * huge_page_bytes);
+    if (large(driver_.size())) collapse_to_huge_pages(2 * huge_page_bytes);
     // Asking ahead pays once the state is far larger than the caches: at 2^14 nodes of a hypercube
     // it saves 3 % of the time, at 2^10-2^13 it costs 1-3 % (docs/benchmarks.md).
     look_ahead_ = driver_.size() >= 16384;
@@ -580,6 +581,9 @@ class DesRun {
   }
 
   static constexpr std::uint32_t handover_tag = 0xffffffffu;
+  // A run whose state, read at random, is far larger than the caches: its message stores ask for
+  // huge pages from their first block, and its other arrays are collapsed into them once set up.
+  static bool large(std::size_t nodes) { return nodes >= 8192; }
 
   const Program& program_;
   const Platform& platform_;

@@ -119,7 +119,7 @@ class EventCalendar {
     coarse_current_ = 0;
     fine_held_ = coarse_held_ = 0;
     last_window_ = in_window_ = 0;
-    buckets_ = des::MailStore<Event>(most_fine + coarse_, chunk_events);
+    buckets_ = des::MailStore<Event>(most_fine + coarse_, chunk_events, true);
     fine_bits_.assign(most_fine / 64, 0);
     coarse_bits_.assign(coarse_ / 64, 0);
   }
@@ -168,10 +168,9 @@ class EventCalendar {
   std::uint64_t coarse_current_ = 0;       // the coarse bucket the fine ones split
   std::uint32_t shift_ = 4;                // its fine buckets: 2^shift_
   std::uint64_t fine_current_ = 0;         // the fine bucket whose events are in `near`
-  // The fine buckets, then the coarse ring, in chunks of 1 KiB: the store's blocks are then 32 MiB,
-  // above glibc's largest threshold for a block of its own, so that those a rebuild frees go back
-  // to the system (blocks of 16 MiB, from the heap, stayed: `hypercube:20` peaked 290 MB higher).
-  des::MailStore<Event> buckets_{most_fine + coarse_, chunk_events};
+  // The fine buckets, then the coarse ring, in chunks of 1 KiB (a fine bucket's ~64 events in two),
+  // on huge pages from the first block: the calendar serves only a heap of more than 2^16 events.
+  des::MailStore<Event> buckets_{most_fine + coarse_, chunk_events, true};
   std::vector<std::uint64_t> fine_bits_ = std::vector<std::uint64_t>(most_fine / 64);
   std::vector<std::uint64_t> coarse_bits_ = std::vector<std::uint64_t>(coarse_ / 64);
   std::size_t fine_held_ = 0, coarse_held_ = 0;

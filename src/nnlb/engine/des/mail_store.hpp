@@ -29,9 +29,10 @@ class MailStore {
   static_assert(sizeof(Record) <= least_lines * sizeof(Line), "a record larger than a chunk");
 
  public:
-  // `boxes` mailboxes; a chunk of 512 bytes, or of the fewest lines that hold `records` (up to 2 KiB).
-  explicit MailStore(std::size_t boxes = 0, std::size_t records = 0)
-      : chunks_(static_cast<std::uint32_t>(std::clamp((records * sizeof(Record) + sizeof(Line) - 1) / sizeof(Line), least_lines, most_lines))),
+  // `boxes` mailboxes; a chunk of 512 bytes, or of the fewest lines that hold `records` (up to 2 KiB);
+  // with `huge_now`, huge pages from the first block on (util/block_pool.hpp).
+  explicit MailStore(std::size_t boxes = 0, std::size_t records = 0, bool huge_now = false)
+      : chunks_(static_cast<std::uint32_t>(std::clamp((records * sizeof(Record) + sizeof(Line) - 1) / sizeof(Line), least_lines, most_lines)), huge_now),
         per_chunk_(static_cast<std::uint32_t>(chunks_.width() * sizeof(Line) / sizeof(Record))),
         boxes_(boxes, empty_box()) {}
   std::uint32_t per_chunk() const { return per_chunk_; }
@@ -154,13 +155,13 @@ class MailStore {
     while (c != none) chunks_.give_back(c), c = next_[c];
   }
 
-  // Blocks of the chunk's lines times 2 MiB, on huge pages past the first four (`hypercube:18`:
-  // 0.91 of the time without any; with blocks of 2 MiB, thus huge pages past 8 MiB, not 64,
-  // `hypercube:16` took 1.047 times as long and 3 % more memory).
+  // Blocks of the chunk's lines times 2 MiB, on huge pages past the first four or from the first
+  // (`hypercube:18`: 0.91 of the time without any; with blocks of 2 MiB, thus huge pages past 8
+  // MiB, not 64, `hypercube:16` took 1.047 times as long and 3 % more memory).
   BlockPool<Line> chunks_;
   std::uint32_t per_chunk_;
   std::vector<Box> boxes_;
-  std::vector<std::uint32_t> next_;  // per chunk: the next of its mailbox
+  HugeVector<std::uint32_t> next_;  // per chunk: the next of its mailbox
 };
 
 }  // namespace nnlb::des
