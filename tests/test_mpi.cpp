@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -132,6 +134,27 @@ TEST(MpiEngine, NodeProgramsRunUnchangedOnRealRanks) {
   EXPECT_EQ(s["stop_reason"], "finished");
   EXPECT_TRUE(s.contains("finished_at"));
   EXPECT_EQ(s["final_total"], 400);
+#endif
+}
+
+TEST(MpiEngine, NnlbHandsOverToNnlbMpiOrSaysWhyNot) {
+#ifndef NNLB_TEST_MPIRUN
+  GTEST_SKIP() << "nnlb was built without MPI";
+#else
+  // nnlb links no MPI (a process that does not run under mpirun loads none of it); launched by
+  // mpirun it becomes nnlb-mpi, found beside it. A copy of nnlb alone in a folder cannot: one
+  // line naming the file, status 2, before it reads its arguments.
+  const Outcome links = nnlb::test::shell("ldd " NNLB_BINARY);
+  ASSERT_EQ(links.status, 0) << links.out;
+  EXPECT_EQ(links.out.find("libmpi"), std::string::npos) << links.out;
+  const std::string dir = ::testing::TempDir() + "nnlb_alone_" + std::to_string(::getpid());
+  ASSERT_EQ(nnlb::test::shell("mkdir -p " + dir + " && cp " NNLB_BINARY " " + dir + "/nnlb").status, 0);
+  const Outcome alone = nnlb::test::shell("OMPI_COMM_WORLD_SIZE=1 " + dir + "/nnlb run --set topology=ring:4 2>&1");
+  EXPECT_EQ(alone.status, 2) << alone.out;
+  EXPECT_NE(alone.out.find("nnlb: launched by mpirun, but " + dir + "/nnlb-mpi (nnlb with MPI) cannot start: "), std::string::npos)
+      << alone.out;
+  EXPECT_EQ(std::count(alone.out.begin(), alone.out.end(), '\n'), 1) << alone.out;
+  std::filesystem::remove_all(dir);
 #endif
 }
 

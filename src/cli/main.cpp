@@ -15,6 +15,7 @@
 #include "nnlb/version.hpp"
 
 int main(int argc, char** argv) {
+  nnlb::cli::hand_over_under_mpirun(argv);
   nnlb::cli::handle_interrupts();
   CLI::App app{"nnlb: decentralized nearest-neighbour dynamic load balancing"};
   app.set_version_flag("--version", std::string("nnlb ") + nnlb::version + " (" + nnlb::code_version + ")");

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #ifdef NNLB_HAVE_MPI
 #include <mpi.h>
@@ -14,12 +18,25 @@ namespace nnlb::cli {
 namespace {
 World* the_world = nullptr;
 
-bool launched_by_mpirun() {
+[[maybe_unused]] bool launched_by_mpirun() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
     if (std::getenv(v)) return true;
   return false;
 }
 }  // namespace
+
+void hand_over_under_mpirun([[maybe_unused]] char** argv) {
+#ifdef NNLB_MPI_PROGRAM
+  if (!launched_by_mpirun()) return;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string program = (exe.parent_path() / NNLB_MPI_PROGRAM).string();
+  if (!ec) execv(program.c_str(), argv);  // the same process, arguments and environment
+  fmt::print(stderr, "nnlb: launched by mpirun, but {} (nnlb with MPI) cannot start: {}\n", program,
+             ec ? ec.message() : std::strerror(errno));
+  std::_Exit(2);
+#endif
+}
 
 World& World::get() {
   static World world;

@@ -1,10 +1,16 @@
 #pragma once
 // The process group of a launch by `mpirun -np P nnlb ...`: MPI is initialised only when the
-// environment says a launcher started us (and nnlb was built with MPI); otherwise a single
-// process of rank 0.
+// environment says a launcher started us; otherwise a single process of rank 0. The CLI is two
+// programs (CMakeLists.txt): nnlb, without MPI, and nnlb-mpi beside it, the same commands linked
+// with MPI. Launched by mpirun, nnlb hands over to nnlb-mpi, so that no other process loads
+// Open MPI's libraries.
 #include <string>
 
 namespace nnlb::cli {
+
+// In nnlb (not nnlb-mpi) launched by mpirun: replaces this process by nnlb-mpi with `argv`, or
+// ends it with one line and status 2 if it cannot. Otherwise returns at once.
+void hand_over_under_mpirun(char** argv);
 
 class World {
  public:

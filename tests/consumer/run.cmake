@@ -93,6 +93,19 @@ if(MPIEXEC)
   if(NOT consumer_mpi)
     message(FATAL_ERROR "install_consumer: nnlb was built with MPI but find_package(nnlb COMPONENTS runtime) gave no nnlb::runtime")
   endif()
+  # The installed nnlb, launched by mpirun, hands over to nnlb-mpi installed beside it
+  # (src/cli/mpi_world.hpp); it links no MPI library itself.
+  run("an mpi run of the installed nnlb on 2 ranks" ${mpirun} "${prefix}/bin/nnlb" run --set engine=mpi --set topology=ring:2
+      --set load.init=single:0,100 --set stop.time=30 --format json)
+  if(NOT output MATCHES "\"stop_reason\": *\"balanced\"")
+    message(FATAL_ERROR "install_consumer: the installed nnlb under mpirun did not run engine = mpi:\n${output}")
+  endif()
+  find_program(ldd ldd REQUIRED)
+  run("the libraries of the installed nnlb" "${ldd}" "${prefix}/bin/nnlb")
+  if(output MATCHES "libmpi")
+    message(FATAL_ERROR "install_consumer: the installed nnlb links MPI, which only nnlb-mpi should:\n${output}")
+  endif()
+
   run("running the MPI consumer" ${mpirun} "${consumer_mpi}")
   if(NOT output MATCHES "balanced 1 total 200.0\n")
     message(FATAL_ERROR "install_consumer: unexpected output of the MPI consumer: '${output}'")
