@@ -182,26 +182,30 @@ RunResult waiting_run(const FaultInjection& faults) {
 // the cargo store. Node 0 sends both kinds with both, -0.0 among the fields, on a channel that
 // notifies and on a silent one; node 1 takes them at 1 ms: everything arrives bit for bit. At
 // 10 us, before the link's 50 us, node 1 takes nothing (a silent channel's data record has no
-// arrival: a message put before it arrives keeps its arrival in its cargo entry).
+// arrival: a message put before it arrives keeps its arrival in its cargo entry). A data record
+// has no label either: the first data message's tag is the store's, another one's is in its
+// cargo entry.
 struct Sent {
   Channel channel;
   double load;
   std::array<double, 3> value;
+  std::uint32_t tag = 7;
 };
 const std::vector<Sent> sent_both_ways = {{Channel::control, 5, {1, -0.0, 3}},  // load on control
                                           {Channel::data, 7, {-0.0, 2, 0}},     // fields on data
-                                          {Channel::control, 0, {4, 5, 6}},
+                                          {Channel::control, 0, {4, 5, 6}, 9},
                                           {Channel::data, 0.25, {0, 0, 0}},
+                                          {Channel::data, 1.5, {0, 0, 0}, 9},  // another tag on data
                                           {Channel::data, -0.0, {0, 0, 0}},
                                           {Channel::control, -0.0, {0, 0, 0}},  // kept as sent
-                                          {Channel::data, 0, {-0.0, 0, 0}}};
+                                          {Channel::data, 0, {-0.0, 0, 0}, 0}};
 
 class CargoAgent final : public Agent {
  public:
   CargoAgent(std::vector<Message>* got, std::size_t* early) : got_(got), early_(early) {}
   void start(Context& ctx) override {
     if (ctx.self() == 0)
-      for (const Sent& m : sent_both_ways) ctx.send(0, m.channel, 7, m.value, 100, {.load = m.load});
+      for (const Sent& m : sent_both_ways) ctx.send(0, m.channel, m.tag, m.value, 100, {.load = m.load});
     ctx.set_timer(1e-5, 1);
     ctx.set_timer(1e-3, 0);
   }
@@ -247,7 +251,8 @@ TEST(DesMailboxes, EachChannelsRecordKeepsWhatItsMessagesCarry) {
       for (const Sent& m : sent_both_ways) {
         if (m.channel != c) continue;
         const Message& g = got[k++];
-        EXPECT_EQ(g.tag, 7u);
+        EXPECT_EQ(g.tag, m.tag) << "notify " << notify << ", message " << k;
+        EXPECT_EQ(g.port, 0u);
         EXPECT_EQ(bits(g.load), bits(m.load)) << "notify " << notify << ", message " << k;
         for (std::size_t f = 0; f < 3; ++f) EXPECT_EQ(bits(g.value[f]), bits(m.value[f])) << "notify " << notify << ", message " << k;
       }

@@ -29,10 +29,10 @@ std::vector<Wire> DesRun::release(NodeId i, Channel channel) {
   std::vector<Wire> out;
   in_store(channel, [&](auto& store) {
     for (const auto& r : store.release(i)) {
-      Wire w{now_, load_of(r), {}, r.link, r.label};  // bounce() sends it on from now
+      Wire w{now_, load_of(r), {}, link_of(r), label_in(r)};  // bounce() sends it on from now
       if constexpr (requires { r.value; }) w.value = r.value;
-      if (r.label & stored_label) {  // what the record had no room for, back on the wire
-        Carried& c = cargo_[r.label & ~stored_label];
+      if (w.label & stored_label) {  // what the record had no room for, back on the wire
+        Carried& c = cargo_[w.label & ~stored_label];
         if constexpr (!requires { r.value; }) w.value = c.value;
         c.load = 0, c.value = {}, c.arrival = 0;
       }

@@ -51,30 +51,35 @@ struct Wire {
 };
 static_assert(sizeof(Wire) == 48);
 inline constexpr std::uint32_t stored_label = std::uint32_t{1} << 31;
+inline constexpr std::uint32_t no_label = ~std::uint32_t{0};  // never a label: the cargo store stops short of it
 
 // A message in its receiver's mailbox, not yet taken. The messages a run holds are most of a
 // large run's memory, and each channel's record keeps what its messages mostly carry: a control
 // message (a balancer's report, on a silent channel: put at its sending, taken once it arrived)
-// its arrival and fields and no load, 40 bytes; a data message its load and no fields and no
-// arrival, 16 bytes (data is notified: put when it arrives; at `hypercube:16` 2.7 M of the 3.7 M
-// messages held are data waiting for the computing process). What a record has no room for, when
-// a message carries it, is in its cargo entry: a data message put before it arrives (a silent
-// data channel) keeps its arrival there.
+// its arrival and fields and no load, 40 bytes; a data message its load and link and no fields,
+// no arrival and no label, 12 bytes (data is notified: put when it arrives; at `hypercube:16` 2.7 M
+// of the 3.7 M messages held are data waiting for the computing process, one tag for all of
+// them). What a record has no room for, when a message carries it, is in its cargo entry: a data
+// message put before it arrives (a silent data channel) keeps its arrival there, and one whose
+// label is not its mailbox store's usual one (the first data message's) its label.
 struct Report {
   double arrival = 0;
   std::array<double, 3> value{};
   std::uint32_t link = 0, label = 0;  // as a Wire's
 };
-struct Parcel {
+// Its label is the store's usual one; or `link` is a label, the index of its cargo entry (top bit
+// set), which keeps the link instead.
+struct [[gnu::packed, gnu::aligned(4)]] Parcel {
   double load = 0;
-  std::uint32_t link = 0, label = 0;
+  std::uint32_t link = 0;
 };
-static_assert(sizeof(Report) == 40 && sizeof(Parcel) == 16);
+static_assert(sizeof(Report) == 40 && sizeof(Parcel) == 12);
 
 // An entry of the cargo store: the tag and the items of a message that carries some, and what
 // its mailbox's record has no room for.
 struct Carried {
   std::uint32_t tag = 0;
+  std::uint32_t link = 0;  // a Parcel's, whose own `link` names this entry
   double load = 0;
   std::array<double, 3> value{};
   double arrival = 0;  // a data message's, when it is put before it arrives
@@ -393,17 +398,32 @@ class DesRun {
     return r;
   }
   [[gnu::always_inline]] Parcel record_of(const MailStore<Parcel>&, const Wire& w) {
-    Parcel p{w.load, w.link, w.label};
-    if (nonzero(w.value)) [[unlikely]] cargo(p.label).value = w.value;
-    if (w.arrival > now_) [[unlikely]] cargo(p.label).arrival = w.arrival;
-    return p;
+    if (w.label == parcel_label_ && !(w.link & stored_label) && !nonzero(w.value) && !(w.arrival > now_)) [[likely]]
+      return {w.load, w.link};
+    return parcel_with_cargo(w);
+  }
+  [[gnu::noinline]] Parcel parcel_with_cargo(const Wire& w) {
+    if (parcel_label_ == no_label && !(w.label & stored_label)) {  // the first data message's label is the usual one
+      parcel_label_ = w.label;
+      return record_of(data_mail_, w);
+    }
+    std::uint32_t label = w.label;
+    Carried& c = cargo(label);
+    c.link = w.link;
+    if (nonzero(w.value)) c.value = w.value;
+    if (w.arrival > now_) c.arrival = w.arrival;
+    return {w.load, label};
   }
   // Whether a message in a mailbox is still on its wire (put at its sending on a silent channel).
   bool on_the_wire(const Report& r) const { return r.arrival > now_; }
-  bool on_the_wire(const Parcel& p) const { return (p.label & stored_label) && cargo_[p.label & ~stored_label].arrival > now_; }
-  // A message's load, wherever its record keeps it.
+  bool on_the_wire(const Parcel& p) const { return (p.link & stored_label) && cargo_[p.link & ~stored_label].arrival > now_; }
+  // A message's load, link and label, wherever its record keeps them.
   double load_of(const Report& r) const { return r.label & stored_label ? cargo_[r.label & ~stored_label].load : 0.0; }
   double load_of(const Parcel& p) const { return p.load; }
+  std::uint32_t link_of(const Report& r) const { return r.link; }
+  std::uint32_t link_of(const Parcel& p) const { return p.link & stored_label ? cargo_[p.link & ~stored_label].link : p.link; }
+  std::uint32_t label_in(const Report& r) const { return r.label; }
+  std::uint32_t label_in(const Parcel& p) const { return p.link & stored_label ? p.link : parcel_label_; }
   // Bit for bit (a -0.0 is kept as sent).
   static bool nonzero(double x) { return std::bit_cast<std::uint64_t>(x) != 0; }
   static bool nonzero(const std::array<double, 3>& v) { return nonzero(v[0]) || nonzero(v[1]) || nonzero(v[2]); }
@@ -423,16 +443,17 @@ class DesRun {
     std::size_t got = 0;
     store.take_if(i, [&](const Record& r) {
       if (on_the_wire(r)) return false;
-      const NodeId from = sender(i, r.link);
-      const Port port = dynamic_ ? port_to(i, from) : r.link;
-      std::uint32_t tag = r.label, count = 0;
+      const std::uint32_t link = link_of(r), label = label_in(r);
+      const NodeId from = sender(i, link);
+      const Port port = dynamic_ ? port_to(i, from) : link;
+      std::uint32_t tag = label, count = 0;
       Message& m = taken_[got++];
       if constexpr (std::is_same_v<Record, Report>) m.value = r.value, m.load = 0;
       else m.value = {}, m.load = r.load;
-      if (!(r.label & stored_label)) [[likely]] {
+      if (!(label & stored_label)) [[likely]] {
         n.load += m.load;
       } else {
-        const std::uint32_t k = r.label & ~stored_label;
+        const std::uint32_t k = label & ~stored_label;
         const Carried& c = cargo_[k];
         if constexpr (std::is_same_v<Record, Report>) m.load = c.load;
         else m.value = c.value;
@@ -462,14 +483,14 @@ class DesRun {
     std::uint32_t k;
     if (free_cargo_.empty()) {
       k = static_cast<std::uint32_t>(cargo_.size());
-      if (k == stored_label) throw std::length_error("des: more than 2^31 messages with a cargo entry at once");
+      if (k == no_label - stored_label) throw std::length_error("des: 2^31 - 1 messages with a cargo entry at once");
       cargo_.emplace_back();
     } else {
       k = free_cargo_.back();
       free_cargo_.pop_back();
     }
     Carried& c = cargo_[k];
-    c.tag = tag, c.load = 0, c.value = {}, c.arrival = 0;
+    c.tag = tag, c.link = 0, c.load = 0, c.value = {}, c.arrival = 0;
     c.items.assign(items.begin(), items.end());
     return k;
   }
@@ -495,7 +516,7 @@ class DesRun {
       if (flights_[m].live) f(flights_[m].load, flights_[m].label);
     for (NodeId i = 0; i < control_mail_.boxes(); ++i) {
       control_mail_.for_each(i, [&](const Report& r) { f(load_of(r), r.label); });
-      data_mail_.for_each(i, [&](const Parcel& p) { f(p.load, p.label); });
+      data_mail_.for_each(i, [&](const Parcel& p) { f(p.load, label_in(p)); });
     }
   }
 
@@ -614,6 +635,7 @@ class DesRun {
   std::uint32_t next_change_ = 0;
   std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
   std::uint64_t held_ = 0, held_peak_ = 0;  // messages on a wire or in a mailbox, now and at most
+  std::uint32_t parcel_label_ = no_label;  // the data mailboxes' usual label: none until the first put
   std::vector<std::vector<StepSnapshot>> replayed_;  // a trace's steps as the replay took them
 };
 
