@@ -56,30 +56,30 @@ inline constexpr std::uint32_t no_label = ~std::uint32_t{0};  // never a label: 
 // A message in its receiver's mailbox, not yet taken. The messages a run holds are most of a
 // large run's memory, and each channel's record keeps what its messages mostly carry: a control
 // message (a balancer's report, on a silent channel: put at its sending, taken once it arrived)
-// its arrival and fields and no load, 40 bytes; a data message its load and link and no fields,
-// no arrival and no label, 12 bytes (data is notified: put when it arrives; at `hypercube:16` 2.7 M
-// of the 3.7 M messages held are data waiting for the computing process, one tag for all of
-// them). What a record has no room for, when a message carries it, is in its cargo entry: a data
-// message put before it arrives (a silent data channel) keeps its arrival there, and one whose
-// label is not its mailbox store's usual one (the first data message's) its label.
-struct Report {
+// its arrival, fields and link, 36 bytes; a data message its load and link, 12 bytes (data is
+// notified: put when it arrives; at `hypercube:16` 2.7 M of the 3.7 M messages held are data
+// waiting for the computing process). Neither keeps a label: each channel's messages mostly carry
+// one tag, and a record's label is its store's usual one, the first plain label put there. What a
+// record has no room for, when a message carries it (another label, load on the control channel,
+// fields on the data channel, items, or a data message put before it arrives, on a silent data
+// channel: its arrival), is in its cargo entry; its `link` then names the entry (top bit set,
+// as a Wire's label does), and the entry keeps the link.
+struct [[gnu::packed, gnu::aligned(4)]] Report {
   double arrival = 0;
   std::array<double, 3> value{};
-  std::uint32_t link = 0, label = 0;  // as a Wire's
+  std::uint32_t link = 0;
 };
-// Its label is the store's usual one; or `link` is a label, the index of its cargo entry (top bit
-// set), which keeps the link instead.
 struct [[gnu::packed, gnu::aligned(4)]] Parcel {
   double load = 0;
   std::uint32_t link = 0;
 };
-static_assert(sizeof(Report) == 40 && sizeof(Parcel) == 12);
+static_assert(sizeof(Report) == 36 && sizeof(Parcel) == 12);
 
 // An entry of the cargo store: the tag and the items of a message that carries some, and what
 // its mailbox's record has no room for.
 struct Carried {
   std::uint32_t tag = 0;
-  std::uint32_t link = 0;  // a Parcel's, whose own `link` names this entry
+  std::uint32_t link = 0;  // its mailbox record's, whose own `link` names this entry
   double load = 0;
   std::array<double, 3> value{};
   double arrival = 0;  // a data message's, when it is put before it arrives
@@ -393,37 +393,41 @@ class DesRun {
   // A message's record in a store's mailboxes; what the record has no room for goes to its cargo
   // entry.
   [[gnu::always_inline]] Report record_of(const MailStore<Report>&, const Wire& w) {
-    Report r{w.arrival, w.value, w.link, w.label};
-    if (nonzero(w.load)) [[unlikely]] cargo(r.label).load = w.load;
-    return r;
+    if (w.label == usual_label_[0] && !(w.link & stored_label) && !nonzero(w.load)) [[likely]]
+      return {w.arrival, w.value, w.link};
+    return {w.arrival, w.value, link_to_cargo(0, w)};
   }
   [[gnu::always_inline]] Parcel record_of(const MailStore<Parcel>&, const Wire& w) {
-    if (w.label == parcel_label_ && !(w.link & stored_label) && !nonzero(w.value) && !(w.arrival > now_)) [[likely]]
+    if (w.label == usual_label_[1] && !(w.link & stored_label) && !nonzero(w.value) && !(w.arrival > now_)) [[likely]]
       return {w.load, w.link};
-    return parcel_with_cargo(w);
+    return {w.load, link_to_cargo(1, w)};
   }
-  [[gnu::noinline]] Parcel parcel_with_cargo(const Wire& w) {
-    if (parcel_label_ == no_label && !(w.label & stored_label)) {  // the first data message's label is the usual one
-      parcel_label_ = w.label;
-      return record_of(data_mail_, w);
+  // The `link` of the record of w in store `s` (0: reports, 1: parcels) when it is not w's link:
+  // its label, an entry of the cargo store that keeps the link and what the record has no room
+  // for. The first plain label a store meets is its usual one.
+  [[gnu::noinline]] std::uint32_t link_to_cargo(int s, const Wire& w) {
+    if (usual_label_[s] == no_label && !(w.label & stored_label)) {
+      usual_label_[s] = w.label;
+      if (s == 0 ? !nonzero(w.load) : !nonzero(w.value) && !(w.arrival > now_)) return w.link;  // nothing else for cargo
     }
     std::uint32_t label = w.label;
     Carried& c = cargo(label);
     c.link = w.link;
-    if (nonzero(w.value)) c.value = w.value;
-    if (w.arrival > now_) c.arrival = w.arrival;
-    return {w.load, label};
+    if (s == 0 && nonzero(w.load)) c.load = w.load;
+    if (s == 1 && nonzero(w.value)) c.value = w.value;
+    if (s == 1 && w.arrival > now_) c.arrival = w.arrival;
+    return label;
   }
   // Whether a message in a mailbox is still on its wire (put at its sending on a silent channel).
   bool on_the_wire(const Report& r) const { return r.arrival > now_; }
   bool on_the_wire(const Parcel& p) const { return (p.link & stored_label) && cargo_[p.link & ~stored_label].arrival > now_; }
   // A message's load, link and label, wherever its record keeps them.
-  double load_of(const Report& r) const { return r.label & stored_label ? cargo_[r.label & ~stored_label].load : 0.0; }
+  double load_of(const Report& r) const { return r.link & stored_label ? cargo_[r.link & ~stored_label].load : 0.0; }
   double load_of(const Parcel& p) const { return p.load; }
-  std::uint32_t link_of(const Report& r) const { return r.link; }
-  std::uint32_t link_of(const Parcel& p) const { return p.link & stored_label ? cargo_[p.link & ~stored_label].link : p.link; }
-  std::uint32_t label_in(const Report& r) const { return r.label; }
-  std::uint32_t label_in(const Parcel& p) const { return p.link & stored_label ? p.link : parcel_label_; }
+  template <class Record>
+  std::uint32_t link_of(const Record& r) const { return r.link & stored_label ? cargo_[r.link & ~stored_label].link : r.link; }
+  std::uint32_t label_in(const Report& r) const { return r.link & stored_label ? r.link : usual_label_[0]; }
+  std::uint32_t label_in(const Parcel& p) const { return p.link & stored_label ? p.link : usual_label_[1]; }
   // Bit for bit (a -0.0 is kept as sent).
   static bool nonzero(double x) { return std::bit_cast<std::uint64_t>(x) != 0; }
   static bool nonzero(const std::array<double, 3>& v) { return nonzero(v[0]) || nonzero(v[1]) || nonzero(v[2]); }
@@ -515,7 +519,7 @@ class DesRun {
     for (std::uint32_t m = 0; m < flights_.made(); ++m)
       if (flights_[m].live) f(flights_[m].load, flights_[m].label);
     for (NodeId i = 0; i < control_mail_.boxes(); ++i) {
-      control_mail_.for_each(i, [&](const Report& r) { f(load_of(r), r.label); });
+      control_mail_.for_each(i, [&](const Report& r) { f(load_of(r), label_in(r)); });
       data_mail_.for_each(i, [&](const Parcel& p) { f(p.load, label_in(p)); });
     }
   }
@@ -635,7 +639,7 @@ class DesRun {
   std::uint32_t next_change_ = 0;
   std::uint64_t left_ = 0, entered_ = 0;  // nodes that left and joined
   std::uint64_t held_ = 0, held_peak_ = 0;  // messages on a wire or in a mailbox, now and at most
-  std::uint32_t parcel_label_ = no_label;  // the data mailboxes' usual label: none until the first put
+  std::uint32_t usual_label_[2] = {no_label, no_label};  // of the reports' and the parcels' store: none until the first put
   std::vector<std::vector<StepSnapshot>> replayed_;  // a trace's steps as the replay took them
 };
 
