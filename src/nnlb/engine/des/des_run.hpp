@@ -408,7 +408,8 @@ class DesRun {
   [[gnu::noinline]] std::uint32_t link_to_cargo(int s, const Wire& w) {
     if (usual_label_[s] == no_label && !(w.label & stored_label)) {
       usual_label_[s] = w.label;
-      if (s == 0 ? !nonzero(w.load) : !nonzero(w.value) && !(w.arrival > now_)) return w.link;  // nothing else for cargo
+      const bool fits = s == 0 ? !nonzero(w.load) : !nonzero(w.value) && !(w.arrival > now_);
+      if (fits && !(w.link & stored_label)) return w.link;  // nothing for the cargo store
     }
     std::uint32_t label = w.label;
     Carried& c = cargo(label);
