@@ -79,6 +79,8 @@ class AsyncBalancer final : public Program {
     std::uint32_t quiet_level = 0;
   };
   static Status status(const Agent& agent);
+  const Policy& policy() const { return policy_; }
+  const AsyncBalancerOptions& options() const { return opt_; }
 
  private:
   const Policy& policy_;

@@ -14,15 +14,11 @@
 
 namespace nnlb {
 
-// The neighbour over slot s: its id, degree (`degree`, if the caller has it at hand) and speed,
-// the link's latency and bandwidth, and the edge's colour (`colors`: null when the program needs
-// none).
-inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, const EdgeColoring* colors, std::uint32_t degree) {
-  const NodeId j = g.target(s);
-  return {j, degree, p.node_speed(j), p.link_latency(s), p.link_bandwidth(s), colors ? static_cast<std::int32_t>(colors->slot_color[s]) : -1};
-}
+// The neighbour over slot s: its id, degree and speed, the link's latency and bandwidth, and the
+// edge's colour (`colors`: null when the program needs none).
 inline NeighborInfo neighbor_info(const Graph& g, Slot s, const Platform& p, const EdgeColoring* colors) {
-  return neighbor_info(g, s, p, colors, g.degree(g.target(s)));
+  const NodeId j = g.target(s);
+  return {j, g.degree(j), p.node_speed(j), p.link_latency(s), p.link_bandwidth(s), colors ? static_cast<std::int32_t>(colors->slot_color[s]) : -1};
 }
 
 // Every node's neighbours as set-up knows them, on a graph that does not change: built for one
@@ -39,11 +35,28 @@ class NeighborFacts {
       for (Slot s = 0; s < g.num_slots(); ++s) degree_[s] = g.degree(g.target(s));
     }
   }
-  // The neighbour over slot s.
-  NeighborInfo at(Slot s) const { return neighbor_info(g_, s, platform_, colors_, degree_.empty() ? g_.max_degree() : degree_[s]); }
+  // One loop over node i's slots, with the arrays it reads held in registers (a field the
+  // platform gives one value for is read from its one place).
   std::span<const NeighborInfo> of(NodeId i, std::vector<NeighborInfo>& scratch) const {
-    scratch.clear();
-    for (Slot s = g_.first_slot(i); s < g_.end_slot(i); ++s) scratch.push_back(at(s));
+    const Slot first = g_.first_slot(i), end = g_.end_slot(i);
+    scratch.resize(end - first);
+    NeighborInfo* out = scratch.data();
+    const NodeId* to = g_.targets().data();
+    const double *speed = platform_.speed.data(), *latency = platform_.latency.data(), *bandwidth = platform_.bandwidth.data();
+    const std::size_t speed_stride = platform_.speed.size() == 1 ? 0 : 1, latency_stride = platform_.latency.size() == 1 ? 0 : 1,
+                      bandwidth_stride = platform_.bandwidth.size() == 1 ? 0 : 1;
+    const std::uint32_t* degree = degree_.empty() ? nullptr : degree_.data();
+    const std::uint16_t* color = colors_ ? colors_->slot_color.data() : nullptr;
+    const std::uint32_t regular = g_.max_degree();
+    for (Slot s = first; s < end; ++s) {
+      const NodeId j = to[s];
+      out[s - first] = {j,
+                        degree ? degree[s] : regular,
+                        speed[j * speed_stride],
+                        latency[s * latency_stride],
+                        bandwidth[s * bandwidth_stride],
+                        color ? static_cast<std::int32_t>(color[s]) : -1};
+    }
     return scratch;
   }
   // Node i's port p's neighbour's load at the start (Context::initial_load).

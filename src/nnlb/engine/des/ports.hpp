@@ -29,20 +29,12 @@ inline double deliver(double latency, double bandwidth, double& free_at, double 
 // order, not the neighbours': 8 bytes a port. The peer's port of the link is the graph's
 // (Graph::peer_port); what set-up knows of the neighbours (Context::neighbors, built on demand for
 // one node at a time, and Context::initial_load) is the core's NeighborFacts.
-// A small graph's neighbour facts are also kept whole (`kept_facts_bytes`, 40 bytes a port): there
-// they cost little memory, and building them at every step would cost time.
 class GraphPorts {
  public:
   GraphPorts(const Graph& g, const Platform& platform, const EdgeColoring* colors, std::vector<double> held, bool control_lane)
       : g_(g), platform_(platform), set_up_(g, platform, colors, std::move(held)), free_at_(g.num_slots(), 0.0) {
     if (control_lane) control_free_at_.assign(g.num_slots(), 0.0);
-    if (g.num_slots() * sizeof(NeighborInfo) <= kept_facts_bytes) {
-      facts_.reserve(g.num_slots());
-      for (Slot s = 0; s < g.num_slots(); ++s) facts_.push_back(set_up_.at(s));
-    }
   }
-
-  static constexpr std::size_t kept_facts_bytes = std::size_t{4} << 20;
 
   std::uint32_t degree(NodeId i) const { return g_.degree(i); }
   // Node i's port p is its slot first_slot(i) + p: its peer, the peer's port of the link, and a
@@ -80,7 +72,6 @@ class GraphPorts {
 
   // Node i's neighbours as set-up knows them; valid until the next call for another node.
   std::span<const NeighborInfo> neighbors(NodeId i) const {
-    if (!facts_.empty()) return {facts_.data() + g_.first_slot(i), g_.degree(i)};
     if (built_for_ != i) {
       set_up_.of(i, scratch_);
       built_for_ = i;
@@ -94,7 +85,6 @@ class GraphPorts {
   const Platform& platform_;
   NeighborFacts set_up_;
   std::vector<double> free_at_, control_free_at_;
-  std::vector<NeighborInfo> facts_;  // every slot's, on a small graph
   mutable std::vector<NeighborInfo> scratch_;
   mutable NodeId built_for_ = static_cast<NodeId>(-1);
 };
