@@ -78,7 +78,7 @@ class ToyRun {
 
   void execute(NodeId i, ItemId item, std::uint32_t tag) {
     driver_.execute(i, item, tag, now_, std::ceil(work_seconds(driver_.node(i), item, driver_.speed(i))));
-    due_.add(driver_.node(i).execution.ends, {Due::Kind::executed, i, tag, {}});
+    due_.add(driver_.node(i).in_hand().ends, {Due::Kind::executed, i, tag, {}});
   }
   void set_timer(NodeId i, double delay, std::uint32_t tag) { due_.add(now_ + delay, {Due::Kind::timer, i, tag, {}}); }
 

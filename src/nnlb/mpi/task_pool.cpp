@@ -78,7 +78,7 @@ std::optional<ItemId> TaskPool::next() {
     node_->progress();
     if (node_->executing()) {
       handed_ = true;
-      return node_->state().execution.item->id;
+      return node_->state().in_hand().item->id;
     }
     if (node_->tally().finished_count() > 0) return std::nullopt;
     node_->wait();
@@ -98,7 +98,7 @@ Record TaskPool::finish() {
   if (done != given)
     throw ConservationError("nnlb::mpi::TaskPool: " + std::to_string(done.size()) + " tasks computed of " + std::to_string(given.size()) + " added");
   Record rec;
-  double busy = node_->state().execution.busy, last = node_->completions().last;
+  double busy = node_->state().in_hand().busy, last = node_->completions().last;
   rec.initial_load.resize(static_cast<std::size_t>(size_));
   MPI_Allgather(&work_, 1, MPI_DOUBLE, rec.initial_load.data(), 1, MPI_DOUBLE, comm_);
   std::vector<double> busy_all(static_cast<std::size_t>(size_));

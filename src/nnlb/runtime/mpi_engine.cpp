@@ -319,7 +319,7 @@ class MpiRun {
     const Tally& tally = node_.tally();
     NodeReport mine;
     Ledger::Count own;
-    own.node(n, n.execution);
+    own.node(n, n.in_hand());
     own.completed(node_.completions());
     node_.for_each_waiting([&](double load, std::span<const Item> items) { own.in_flight(load, items); });
     node_.unpack_waiting();  // the application keeps their data here
@@ -327,7 +327,7 @@ class MpiRun {
     mine.divisible = own.load;
     mine.item_weight = own.item_weight;
     mine.start_held = start_held_, mine.start_added = start_added_;
-    mine.added = node_.added(), mine.moved = tally.moved(), mine.busy = n.execution.busy;
+    mine.added = node_.added(), mine.moved = tally.moved(), mine.busy = n.in_hand().busy;
     mine.idle = times_.idle_until(end_time_), mine.band_entry = times_.band_entry;
     mine.last_completion = node_.completions().last;
     mine.finished_at = tally.finished_count() > 0 ? tally.finished_at() : -1;

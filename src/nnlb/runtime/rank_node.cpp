@@ -230,9 +230,9 @@ void RankNode::reap_sends() {
 }
 
 void RankNode::complete() {
-  completions_.complete(node_.execution, now());
+  completions_.complete(node_.hand(), now());
   ++handlers_;
-  node_.agent->timer(ctx_, node_.execution.tag);
+  node_.agent->timer(ctx_, node_.in_hand().tag);
 }
 
 void RankNode::for_each_waiting(const std::function<void(double, std::span<const Item>)>& f) const {
@@ -329,7 +329,7 @@ void RankNode::set_timer(NodeId, double delay, std::uint32_t tag) {  // delay >=
 void RankNode::execute(NodeId, ItemId item, std::uint32_t tag) {
   if (setup_.work_scale <= 0) throw std::logic_error("this runtime executes no items: the application computes them");
   const double seconds = work_seconds(node_, item, setup_.speed);
-  node_.execution.begin(node_, item, tag, now(), seconds * setup_.work_scale, self_);
+  node_.hand().begin(node_, item, tag, now(), seconds * setup_.work_scale, self_);
 }
 
 void RankNode::add_load(NodeId, std::size_t, double delta) {

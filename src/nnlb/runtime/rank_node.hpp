@@ -96,8 +96,8 @@ class RankNode {
 
   // Context::execute: whether an item is in hand, how long its work takes, and its end (the
   // owner ran the kernel): completed, counted, and the program's timer fires.
-  bool executing() const { return node_.execution.item.has_value(); }
-  double work_in_hand() const { return node_.execution.ends - node_.execution.started; }
+  bool executing() const { return node_.in_hand().item.has_value(); }
+  double work_in_hand() const { return node_.in_hand().ends - node_.in_hand().started; }
   void complete();
 
   bool timers_pending() const { return !timers_.empty(); }

@@ -300,7 +300,7 @@ class SimgridRun {
     if (n.queued > 0) transmit(n, due);
     if (n.to_execute) {
       n.to_execute = false;
-      n.exec = sg4::this_actor::exec_async(n.execution.item->weight * reference_speed);
+      n.exec = sg4::this_actor::exec_async(n.in_hand().item->weight * reference_speed);
       n.waiting.insert(n.waiting.begin() + static_cast<std::ptrdiff_t>(n.in.size() * lanes_), n.exec);
     }
     for (const auto& [p, c] : n.to_receive) receive(i, p, c);
@@ -407,7 +407,7 @@ class SimgridRun {
     n.exec = nullptr;
     --executing_;
     driver_.complete(i, now());
-    call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
+    call(i, [&](Agent& a) { a.timer(ctx_, n.in_hand().tag); });
   }
 
   // Runs a handler of node i's agent (the driver then updates its idle and band bookkeeping).

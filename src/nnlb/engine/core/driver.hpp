@@ -128,10 +128,10 @@ class Driver {
   }
   // Context::execute: node i takes `item` in hand for `duration`; complete() when it is done.
   void execute(NodeId i, ItemId item, std::uint32_t tag, double now, double duration) {
-    nodes_[i].execution.begin(nodes_[i], item, tag, now, duration, i);
+    nodes_[i].hand().begin(nodes_[i], item, tag, now, duration, i);
     executing_.store(true, std::memory_order_relaxed);  // nodes of a round engine execute side by side
   }
-  void complete(NodeId i, double now) { completions_.complete(nodes_[i].execution, now); }
+  void complete(NodeId i, double now) { completions_.complete(nodes_[i].hand(), now); }
 
   // Every node's program starts at `now` (Agent::start), in node order.
   template <class Ctx>
@@ -242,7 +242,7 @@ class Driver {
     tally_.close(sum, live_);
     if (executing_.load(std::memory_order_relaxed)) {
       std::vector<double> busy;
-      for (const Node& n : nodes_) busy.push_back(n.execution.busy);
+      for (const Node& n : nodes_) busy.push_back(n.in_hand().busy);
       sum.work = completions_.metrics(std::move(busy));
     }
     if (clock_ == Clock::rounds) {
@@ -298,7 +298,7 @@ class Driver {
   template <Transport E>
   void recount(const E& e) {
     Ledger::Count c;
-    for (const Node& n : nodes_) c.node(n, n.execution);
+    for (const Node& n : nodes_) c.node(n, n.in_hand());
     c.completed(completions_);
     e.count_in_flight(c);
     RunSummary& sum = result_.summary;

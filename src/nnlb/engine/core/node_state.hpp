@@ -18,7 +18,20 @@ namespace nnlb {
 
 struct NodeState : Holdings {
   std::unique_ptr<Agent> agent;
-  Execution execution;  // the item in hand (Context::execute)
+  // The item in hand (Context::execute), made at the node's first execute: only runs with items
+  // execute, and at a million nodes its 64 bytes a node count (docs/benchmarks.md).
+  std::unique_ptr<Execution> execution;
+
+  // What the node executes, idle if it never did.
+  const Execution& in_hand() const {
+    static const Execution idle;
+    return execution ? *execution : idle;
+  }
+  // The same, made if it is not yet.
+  Execution& hand() {
+    if (!execution) execution = std::make_unique<Execution>();
+    return *execution;
+  }
 };
 
 [[gnu::cold, gnu::noinline]] inline void refuse_send(NodeId node, Port to, std::uint32_t degree, double load) {

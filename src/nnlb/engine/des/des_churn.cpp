@@ -60,7 +60,7 @@ void DesRun::leave(NodeId i) {
   DesNode& n = driver_.node(i);
   call(i, [&](Agent& a) { a.leaving(ctx_); });
   // The item in hand is given up unfinished and handed over with the rest.
-  if (n.execution.item) n.add(*n.execution.item), n.execution.item.reset();
+  if (n.in_hand().item) n.add(*n.hand().item), n.hand().item.reset();
   hand_over(i);
   // Messages waiting in its mailboxes go back to their senders.
   for (std::size_t c = 0; c < channel_count; ++c) {

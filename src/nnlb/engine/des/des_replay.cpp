@@ -37,7 +37,7 @@ void DesRun::reweigh_everywhere(std::span<const Item> changes) {
     DesNode& n = driver_.node(i);
     const double d = reweigh(n.items, to);
     n.item_weight += d, delta += d;
-    if (n.execution.item) delta += reweigh(std::span<Item>(&*n.execution.item, 1), to);
+    if (n.in_hand().item) delta += reweigh(std::span<Item>(&*n.hand().item, 1), to);
   }
   for_each_held([&](double, std::uint32_t label) {
     if (label & stored_label) delta += reweigh(cargo_[label & ~stored_label].items, to);

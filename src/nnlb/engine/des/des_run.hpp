@@ -282,7 +282,7 @@ class DesRun {
     DesNode& n = driver_.node(i);
     const double seconds = work_seconds(n, item, driver_.speed(i));
     driver_.execute(i, item, tag, now_, platform_.background.finish(i, now_, seconds) - now_);
-    queue_.push(n.execution.ends, executed_event, i);
+    queue_.push(n.in_hand().ends, executed_event, i);
   }
 
  private:
@@ -321,9 +321,9 @@ class DesRun {
   // Node i's item in hand is done: complete it, then its program hears.
   void executed(NodeId i) {
     DesNode& n = driver_.node(i);
-    if (!driver_.alive(i) || !n.execution.item || n.execution.ends != now_) return;  // it left meanwhile
+    if (!driver_.alive(i) || !n.in_hand().item || n.in_hand().ends != now_) return;  // it left meanwhile
     driver_.complete(i, now_);
-    call(i, [&](Agent& a) { a.timer(ctx_, n.execution.tag); });
+    call(i, [&](Agent& a) { a.timer(ctx_, n.in_hand().tag); });
   }
 
   // Runs a handler of node i's agent (the driver then updates its idle and band bookkeeping).

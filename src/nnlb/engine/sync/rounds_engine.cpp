@@ -203,7 +203,7 @@ class RoundsRun {
     std::vector<Timer> due;
     std::erase_if(n.timers, [&](const Timer& t) { return t.round <= round_ && (due.push_back(t), true); });
     for (const Timer& t : due) {
-      if (t.executed) lanes_[lane_of(i)].completed.complete(n.execution, static_cast<double>(round_));
+      if (t.executed) lanes_[lane_of(i)].completed.complete(n.hand(), static_cast<double>(round_));
       n.agent->timer(ctx, t.tag);
     }
   }
