@@ -5,7 +5,7 @@
 # estimate, wall time, events (handlers run), events/s, bytes a node, and the peak of messages
 # held (on a wire or in a mailbox, not yet taken).
 #   bench/scale.sh [build=build] [dims="12 16"] [max_memory=22G]
-# The sizes are dims="12 16 18 20" (20: 10-11 minutes and 4.6 GB on 2026-12-06, 25 minutes
+# The sizes are dims="12 16 18 20" (20: 10-11 minutes and 3.7 GB on 2026-12-06, 25 minutes
 # and 20 GB before the compact layout; do not run it on a shared machine).
 set -euo pipefail
 build=${1:-build} dims=${2:-"12 16"} max_memory=${3:-22G}

@@ -21,6 +21,7 @@
 
 #include "nnlb/catalog/registry.hpp"
 #include "nnlb/engine/core/agenda.hpp"
+#include "nnlb/engine/core/node_state.hpp"
 #include "nnlb/engine/des/des_engine.hpp"
 #include "nnlb/engine/des/mail_store.hpp"
 #include "nnlb/model/edge_coloring.hpp"
@@ -102,49 +103,54 @@ TEST(MailStore, AMailboxReusesTheChunksAnotherGaveBack) {
   EXPECT_EQ(records_of(store, 2), odd);
 }
 
-// A store told how many records a mailbox mostly holds sizes its chunks for them, in whole cache
-// lines (20 records of 40 bytes: 13 lines), between 512 bytes and 2 KiB; records keep their order
-// and their bytes across the chunks' odd boundaries, through many takes and reuses.
+// A store told how many records a chunk should hold sizes its chunks for them, in whole cache
+// lines (20 records of 40 bytes: 13 lines), from one line to 2 KiB (512 bytes when not told);
+// records keep their order and their bytes across the chunks' odd boundaries, through many takes
+// and reuses.
 TEST(MailStore, ChunksSizedForWhatAMailboxMostlyHolds) {
   struct Report40 {
     std::array<double, 5> v;
   };
   using Store = des::MailStore<Report40>;
   EXPECT_EQ(Store().per_chunk(), 12u);           // 512 bytes
-  EXPECT_EQ(Store(1, 5).per_chunk(), 12u);       // never less
+  EXPECT_EQ(Store(1, 5).per_chunk(), 6u);        // 200 bytes: 4 lines
+  EXPECT_EQ(Store(1, 1).per_chunk(), 1u);        // one line
   EXPECT_EQ(Store(1, 1000).per_chunk(), 51u);    // never more than 2 KiB
-  Store store(3, 20);
-  ASSERT_EQ(store.per_chunk(), 20u);
   const auto report = [](int k) { return Report40{{k + 0.5, -k * 1.0, k * 2.0, k * 3.0, k * 4.0}}; };
-  int next = 0;
-  std::vector<int> expected[3];
-  for (int round = 0; round < 300; ++round) {
-    const std::size_t b = static_cast<std::size_t>(round % 3);
-    const int burst = 1 + (round * 7) % 45;  // within a chunk, to it exactly, across two or three
-    for (int k = 0; k < burst; ++k) store.put(b, report(next)), expected[b].push_back(next++);
-    if (round % 4 == 3) {  // a partial take: every third record leaves
-      std::vector<int> kept;
-      std::size_t n = 0;
-      store.take_if(b, [&](const Report40&) { return n++ % 3 == 0; });
-      for (std::size_t i = 0; i < expected[b].size(); ++i)
-        if (i % 3 != 0) kept.push_back(expected[b][i]);
-      expected[b] = kept;
-    } else if (round % 4 == 1) {
-      store.take_if(b, [](const Report40&) { return true; });
-      expected[b].clear();
+  for (const std::uint32_t per_chunk : {20u, 1u}) {
+    SCOPED_TRACE(per_chunk);
+    Store store(3, per_chunk);
+    ASSERT_EQ(store.per_chunk(), per_chunk);
+    int next = 0;
+    std::vector<int> expected[3];
+    for (int round = 0; round < 300; ++round) {
+      const std::size_t b = static_cast<std::size_t>(round % 3);
+      const int burst = 1 + (round * 7) % 45;  // within a chunk, to it exactly, across two or more
+      for (int k = 0; k < burst; ++k) store.put(b, report(next)), expected[b].push_back(next++);
+      if (round % 4 == 3) {  // a partial take: every third record leaves
+        std::vector<int> kept;
+        std::size_t n = 0;
+        store.take_if(b, [&](const Report40&) { return n++ % 3 == 0; });
+        for (std::size_t i = 0; i < expected[b].size(); ++i)
+          if (i % 3 != 0) kept.push_back(expected[b][i]);
+        expected[b] = kept;
+      } else if (round % 4 == 1) {
+        store.take_if(b, [](const Report40&) { return true; });
+        expected[b].clear();
+      }
+      std::size_t i = 0;
+      store.for_each(b, [&](const Report40& r) {
+        ASSERT_LT(i, expected[b].size());
+        EXPECT_EQ(r.v[0], expected[b][i] + 0.5) << "round " << round;
+        EXPECT_EQ(r.v[4], expected[b][i] * 4.0) << "round " << round;
+        ++i;
+      });
+      ASSERT_EQ(i, expected[b].size()) << "round " << round;
     }
-    std::size_t i = 0;
-    store.for_each(b, [&](const Report40& r) {
-      ASSERT_LT(i, expected[b].size());
-      EXPECT_EQ(r.v[0], expected[b][i] + 0.5) << "round " << round;
-      EXPECT_EQ(r.v[4], expected[b][i] * 4.0) << "round " << round;
-      ++i;
-    });
-    ASSERT_EQ(i, expected[b].size()) << "round " << round;
+    std::size_t held = 0;
+    for (const auto& e : expected) held += (e.size() + per_chunk - 1) / per_chunk;
+    EXPECT_EQ(store.chunks_in_use(), held);  // the fewest chunks that hold them
   }
-  std::size_t held = 0;
-  for (const auto& e : expected) held += (e.size() + 19) / 20;
-  EXPECT_EQ(store.chunks_in_use(), held);  // the fewest chunks of 20
 }
 
 TEST(MailStore, ReleaseHandsBackEveryRecordInOrder) {
@@ -473,6 +479,24 @@ TEST(DesStore, TheRecountFindsADroppedAndADuplicatedMessage) {
     (fault == 0 ? f.drop_every : f.duplicate_every) = 5;
     EXPECT_THROW(waiting_run(f), ConservationError) << (fault == 0 ? "dropped" : "duplicated");
   }
+}
+
+// A node's item in hand (engine/core/node_state.hpp) is made at its first execute: reading it
+// sees an idle one and makes nothing, so a run without items keeps no Execution a node.
+TEST(DesStore, ANodeMakesItsItemInHandOnlyWhenItExecutes) {
+  NodeState node;
+  const NodeState& seen = node;
+  EXPECT_FALSE(seen.in_hand().item);
+  EXPECT_EQ(seen.in_hand().busy, 0.0);
+  EXPECT_EQ(node.execution, nullptr);
+  node.add({7, 2.0});
+  Execution& hand = node.hand();
+  hand.begin(node, 7, 1, 0.0, 2.0, 0);
+  ASSERT_NE(node.execution, nullptr);
+  EXPECT_EQ(&node.hand(), &hand);  // made once
+  EXPECT_EQ(&seen.in_hand(), &hand);
+  EXPECT_TRUE(seen.in_hand().item);
+  EXPECT_TRUE(node.items.empty());
 }
 
 // Ports derived from the graph and the platform (des::GraphPorts, a graph that does not change)

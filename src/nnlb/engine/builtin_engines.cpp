@@ -86,8 +86,9 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       // and 3,955 MiB peak at hypercube:12, :16, :18 and :20 against estimates of 17.8, 211,
                       // 915 and 4,004 MiB (a message in a mailbox 36 bytes on the control channel, 12 on the
                       // data channel, 24 on its way; issue 37); 136 bytes less a node since the balancer's
-                      // agent and the driver's node keep their rarely used parts behind a pointer.
-                      .memory = {.per_node = 120, .per_slot = 120, .per_message = 24, .per_run = 8 << 20},
+                      // agent and the driver's node keep their rarely used parts behind a pointer, and 16
+                      // less a slot since the mailboxes' chunks are sized for what they hold.
+                      .memory = {.per_node = 120, .per_slot = 104, .per_message = 24, .per_run = 8 << 20},
                       .honours = {"des.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
                                   "load.trace", "load.trace_choice", "load.trace_steps"},

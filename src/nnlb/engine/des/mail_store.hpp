@@ -2,8 +2,8 @@
 // Every mailbox of a run in one store (issue 37): a mailbox is a chain of chunks drawn from one
 // pool, so a run's memory follows the messages it holds now, not every mailbox's largest burst
 // (the messages a run holds are most of a large run's memory, docs/benchmarks.md). A chunk is
-// whole cache lines, 512 bytes unless the store is told how many records a mailbox mostly holds
-// (a balancer's control mailbox: one report from each neighbour), up to 2 KiB; the chain's links
+// whole cache lines, 512 bytes unless the store is told how many records it should hold (up to
+// 2 KiB), since a mailbox's last chunk is mostly part-filled; the chain's links
 // are kept apart, 4 bytes a chunk, so that they stay in cache and a take asks for all its chunks
 // at once instead of one miss after the other. A mailbox keeps its records in the order they were
 // put; a take reads its chunks in order and gives back those it empties.
@@ -25,14 +25,18 @@ class MailStore {
   struct alignas(64) Line {
     std::byte bytes[64];
   };
-  static constexpr std::size_t least_lines = 8, most_lines = 32;  // 512 bytes to 2 KiB
-  static_assert(sizeof(Record) <= least_lines * sizeof(Line), "a record larger than a chunk");
+  static constexpr std::size_t usual_lines = 8, most_lines = 32;  // 512 bytes, at most 2 KiB
+  static_assert(sizeof(Record) <= usual_lines * sizeof(Line), "a record larger than a chunk");
+  static std::size_t lines_for(std::size_t records) {
+    if (records == 0) return usual_lines;
+    return std::clamp<std::size_t>((records * sizeof(Record) + sizeof(Line) - 1) / sizeof(Line), 1, most_lines);
+  }
 
  public:
-  // `boxes` mailboxes; a chunk of 512 bytes, or of the fewest lines that hold `records` (up to 2 KiB);
-  // with `huge_now`, huge pages from the first block on (util/block_pool.hpp).
+  // `boxes` mailboxes; a chunk of the fewest lines that hold `records` (up to 2 KiB), or of 512
+  // bytes; with `huge_now`, huge pages from the first block on (util/block_pool.hpp).
   explicit MailStore(std::size_t boxes = 0, std::size_t records = 0, bool huge_now = false)
-      : chunks_(static_cast<std::uint32_t>(std::clamp((records * sizeof(Record) + sizeof(Line) - 1) / sizeof(Line), least_lines, most_lines)), huge_now),
+      : chunks_(static_cast<std::uint32_t>(lines_for(records)), huge_now),
         per_chunk_(static_cast<std::uint32_t>(chunks_.width() * sizeof(Line) / sizeof(Record))),
         boxes_(boxes, empty_box()) {}
   std::uint32_t per_chunk() const { return per_chunk_; }
