@@ -59,10 +59,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .memory = {32, 16},
                       .honours = {"port", "de.sweep_cost", "invocation", "threshold.", "workload.", "stop.steps", "stop.band", "stop.imbalance",
                                   "stop.quiescent", "stop.spread", "output.load_history", "output.series_every"},
-                      .except = {},
-                      .ignores = {"platform.latency", "platform.bandwidth"},
-                      .run = {},
-                      .unavailable = {}});
+                      .ignores = {"platform.latency", "platform.bandwidth"}});
   registry.push_back({.name = "rounds",
                       .summary = "node programs in lock-step rounds, a message read one round later",
                       .time = TimeModel::rounds,
@@ -72,10 +69,8 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_time_limit = 0,
                       .memory = {512, 512},
                       .honours = {"stop.steps", "stop.band", "output.series_every"},
-                      .except = {},
                       .ignores = {"platform.latency", "platform.bandwidth"},
-                      .run = run_rounds_engine,
-                      .unavailable = {}});
+                      .run = run_rounds_engine});
   registry.push_back({.name = "des",
                       .summary = "discrete events in simulated seconds, links with latency and bandwidth (the built-in simulator)",
                       .time = TimeModel::simulated_seconds,
@@ -93,8 +88,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                                   "output.series_every", "output.sample_period", "tasks.latency", "tasks.background", "churn.",
                                   "load.trace", "load.trace_choice", "load.trace_steps"},
                       .except = {"churn.repair"},
-                      .run = run_des_engine,
-                      .unavailable = {}});
+                      .run = run_des_engine});
   registry.push_back({.name = "p2p",
                       .summary = "loosely-synchronous jobs on a changing P2P host network, in time units (Douglas & Harwood)",
                       .time = TimeModel::time_units,
@@ -102,10 +96,7 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_program = "jobs",
                       .items = true,
                       .honours = {"p2p.", "churn.", "guest.", "stop.time", "stop.band"},
-                      .except = {},
-                      .ignores = {"platform.speed", "platform.preset", "platform.latency", "platform.bandwidth", "platform.file"},
-                      .run = {},
-                      .unavailable = {}});
+                      .ignores = {"platform.speed", "platform.preset", "platform.latency", "platform.bandwidth", "platform.file"}});
   // Real ranks under mpirun: the runtime attaches its runner when it can run (src/cli/main.cpp).
   registry.push_back({.name = "mpi",
                       .summary = "real ranks under mpirun -np P, one rank per node, wall-clock seconds",
@@ -117,8 +108,6 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .default_stall = 10,
                       .memory = {512, 512},
                       .honours = {"async.", "message.", "output.sample_period", "stop.band", "stop.time", "stop.stall", "mpi."},
-                      .except = {},
-                      .run = {},
                       .unavailable = "engine = \"mpi\" runs under mpirun (mpirun -np P nnlb run ...): this process was not started by "
                                      "mpirun, or nnlb was built without MPI"});
   // SimGrid (src/nnlb/simgrid/): its runner is attached where nnlb was built with it (src/cli/main.cpp).
@@ -143,8 +132,6 @@ void register_builtin_engines(std::vector<EngineEntry>& registry) {
                       .platform_format = "xml",
                       .honours = {"simgrid.", "async.", "message.", "stop.band", "stop.time", "stop.stall", "stop.spread", "output.load_history",
                                   "output.series_every", "output.sample_period", "tasks.latency"},
-                      .except = {},
-                      .run = {},
                       .unavailable = "engine = \"simgrid\" is not available: nnlb was built without SimGrid (libsimgrid-dev; scripts/deps "
                                      "installs it), or its plugin nnlb-simgrid.so is missing (engine/plugin.hpp)"});
 }

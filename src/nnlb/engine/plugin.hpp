@@ -16,17 +16,17 @@ namespace nnlb {
 
 struct EnginePlugin {
   // The build it comes from: the host refuses a plugin of another build, whose records differ.
-  const char* code_version;
-  std::size_t run_size, result_size, platform_size;
+  const char* code_version = nullptr;
+  std::size_t run_size = 0, result_size = 0, platform_size = 0;
   // In a child process, answers (own_process.hpp): the run's RunResult, and the platform file's
   // Platform (codec.hpp). A child that dies reading the file: what the file's error line says.
-  std::string (*run)(const EngineRun& run);
-  std::string (*read_platform)(const PlatformFile& file, const Graph& g);
-  const char* died_reading_platform;
+  std::string (*run)(const EngineRun& run) = nullptr;
+  std::string (*read_platform)(const PlatformFile& file, const Graph& g) = nullptr;
+  const char* died_reading_platform = nullptr;
   // In this process: the checks of a platform file made before it is read (an answer with no
   // bytes, or the error), and the hosts it declares for the memory estimate (0: cannot tell).
-  std::string (*check_platform)(const std::string& path);
-  double (*platform_hosts)(const std::string& path);
+  std::string (*check_platform)(const std::string& path) = nullptr;
+  double (*platform_hosts)(const std::string& path) = nullptr;
 };
 
 // The symbol a plugin exports: extern "C" const EnginePlugin* nnlb_engine_plugin().

@@ -107,12 +107,12 @@ enum Capability : std::uint32_t {
 inline constexpr std::uint32_t program_capabilities = messages | items | execute | timers | add_load | notes | detection;
 
 struct EngineEntry {
-  std::string name;
-  std::string summary;
+  std::string name{};
+  std::string summary{};
   TimeModel time = TimeModel::simulated_seconds;
   bool runs_programs = true;  // node programs through a Context (else its own loop over policies)
-  std::string programs_on;    // an engine of its own loop: the program engine that runs node programs for it
-  std::string default_program;  // the node program of agent = "auto" (an engine of its own loop: the one it runs)
+  std::string programs_on{};  // an engine of its own loop: the program engine that runs node programs for it
+  std::string default_program{};  // the node program of agent = "auto" (an engine of its own loop: the one it runs)
   bool items = false;         // items with identities, Context::execute
   std::uint32_t provides = 0; // Capability bits: what its Context offers node programs
   double default_time_limit = 1e4;
@@ -134,21 +134,21 @@ struct EngineEntry {
     double per_message = 64;
     // Once a run, whatever its size: the process's libraries and allocator.
     double per_run = 0;
-  } memory;
+  } memory{};
   // The most messages one node may keep on their way (0: any), for engines whose cost per message
   // grows with them: refused before the run from the programs' balancing period and the links'
   // latency (experiment/run_memory.cpp, check_in_flight).
   double in_flight_limit = 0;
-  std::string platform_format;  // the extension of the platform files it reads itself ("xml"), or none
+  std::string platform_format{};  // the extension of the platform files it reads itself ("xml"), or none
   // Engine-specific scenario keys it honours: a key name, or a family ending in '.' ("des.").
-  std::vector<std::string> honours;
+  std::vector<std::string> honours{};
   // Keys of an honoured family it does not honour.
-  std::vector<std::string> except;
+  std::vector<std::string> except{};
   // Keys every engine could read that this one never does (links in an engine whose rounds take
   // no time): set, they are refused with one line.
-  std::vector<std::string> ignores;
-  std::function<RunResult(const EngineRun&)> run;  // null: driven by the experiment layer, or not available here
-  std::string unavailable;  // with no runner: why (one line), for an engine that runs programs
+  std::vector<std::string> ignores{};
+  std::function<RunResult(const EngineRun&)> run{};  // null: driven by the experiment layer, or not available here
+  std::string unavailable{};  // with no runner: why (one line), for an engine that runs programs
 
   bool honours_key(std::string_view key) const;
   bool ignores_key(std::string_view key) const;

@@ -27,17 +27,17 @@ struct ProgramSetup {
 };
 
 struct ProgramEntry {
-  std::string name;
-  std::string summary;
-  std::string label;  // a few words for tables: "asynchronous balancer"
+  std::string name{};
+  std::string summary{};
+  std::string label{};  // a few words for tables: "asynchronous balancer"
   // Keys it reads itself on every engine that runs it (a name, or a family ending in '.'), and
   // those of the family it does not.
-  std::vector<std::string> reads;
-  std::vector<std::string> except;
+  std::vector<std::string> reads{};
+  std::vector<std::string> except{};
   // Keys of an engine it reads where the engine that runs it honours them (async.*, message.*).
-  std::vector<std::string> uses;
+  std::vector<std::string> uses{};
   // Keys that mean nothing to it (the initial load of a job run, the band of a task run): refused.
-  std::vector<std::string> ignores;
+  std::vector<std::string> ignores{};
   std::uint32_t needs = 0;         // Capability bits (engine/registry.hpp) an engine must provide
   bool needs_seconds = false;      // it needs an engine whose clock counts seconds
   bool application = false;        // it runs to its own end: a balanced state ends no run
@@ -46,7 +46,7 @@ struct ProgramEntry {
   bool by_agent = true;            // `agent` names it (else its algorithm brings it)
   // Builds it; null for the programs the experiment layer runs itself (task and job runs, with
   // summaries of their own).
-  std::function<std::unique_ptr<Program>(const ProgramSetup&)> make;
+  std::function<std::unique_ptr<Program>(const ProgramSetup&)> make{};
 
   bool reads_key(std::string_view key) const;
   bool uses_key(std::string_view key) const;
