@@ -33,6 +33,7 @@ class EventCalendar {
   // on them: those of the first fine bucket into `near`.
   void rebuild(EventHeap& near) {
     std::vector<Event> all = near.release();
+    all.reserve(all.size() + size());
     for (std::uint32_t b = 0; b < buckets_.boxes(); ++b) buckets_.take_if(b, [&](const Event& e) { return all.push_back(e), true; });
     for (const Event& e : far_.release()) all.push_back(e);
     measure(all);
