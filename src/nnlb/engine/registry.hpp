@@ -106,6 +106,8 @@ enum Capability : std::uint32_t {
 };
 inline constexpr std::uint32_t program_capabilities = messages | items | execute | timers | add_load | notes | detection;
 
+// Every member has a default, so that an entry written with designated initializers names only
+// what it sets.
 struct EngineEntry {
   std::string name{};
   std::string summary{};

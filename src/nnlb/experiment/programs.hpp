@@ -26,6 +26,8 @@ struct ProgramSetup {
   const AsyncBalancerOptions& balancer;  // the async.* and message.* keys: sizes and periods every program uses
 };
 
+// Every member has a default, so that an entry written with designated initializers names only
+// what it sets.
 struct ProgramEntry {
   std::string name{};
   std::string summary{};
