@@ -320,8 +320,8 @@ TEST(AgentLayer, RoundsEngineConservationCheckCatchesFaultyMessages) {
   spec.algorithm = "fos";
   const BuiltPolicy built = make_policy(spec, t);
   const RoundBalancer program(*built.policy, {.steps = 20});
-  const auto w0 = make_initial_load("random-total:16000", 16, LoadMode::real, 3);
   for (LoadMode mode : {LoadMode::real, LoadMode::integer}) {
+    const auto w0 = make_initial_load("random-total:16000", 16, mode, 3);  // whole units in integer mode
     for (int fault = 0; fault < 3; ++fault) {
       RoundsOptions o;
       (fault == 0 ? o.faults.drop_every : fault == 1 ? o.faults.duplicate_every : o.faults.corrupt_every) = 7;

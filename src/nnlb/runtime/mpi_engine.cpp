@@ -324,8 +324,8 @@ class MpiRun {
     node_.for_each_waiting([&](double load, std::span<const Item> items) { own.in_flight(load, items); });
     node_.unpack_waiting();  // the application keeps their data here
     mine.held = own.total();
-    mine.divisible = own.load;
-    mine.item_weight = own.item_weight;
+    mine.divisible = own.load();
+    mine.item_weight = own.item_weight();
     mine.start_held = start_held_, mine.start_added = start_added_;
     mine.added = node_.added(), mine.moved = tally.moved(), mine.busy = n.in_hand().busy;
     mine.idle = times_.idle_until(end_time_), mine.band_entry = times_.band_entry;
@@ -362,8 +362,7 @@ class MpiRun {
     TimeMetrics tm;
     for (std::size_t q = 0; q < all.size(); ++q) {
       const NodeReport& n = all[q];
-      count.load += n.divisible;
-      count.item_weight += n.item_weight;
+      count.add(n.divisible, n.item_weight);
       ledger.add(n.added);
       moved += n.moved;
       work.busy.push_back(n.busy);

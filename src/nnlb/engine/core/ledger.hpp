@@ -16,6 +16,7 @@
 #include "nnlb/engine/core/result.hpp"
 #include "nnlb/model/edge_coloring.hpp"
 #include "nnlb/util/error.hpp"
+#include "nnlb/util/exact_sum.hpp"
 
 namespace nnlb {
 
@@ -24,27 +25,44 @@ class Ledger {
   static constexpr double real_tolerance = 1e-9;
 
   // A recount, built from what is really there: every node's holdings and item in hand, every
-  // message on a wire or not yet taken, every item completed.
+  // message on a wire or not yet taken, every item completed. Its sums are exact (ExactSum), so
+  // they do not depend on the order an engine visits what it holds in.
   struct Count {
-    double load = 0;                   // divisible load
-    double item_weight = 0;            // items held, in hand or in flight (not completed)
     std::vector<std::uint64_t> items;  // identities, completed included, any order
 
     void node(const Holdings& h, const Execution& e) {
-      load += h.load;
-      for (const Item& it : h.items) items.push_back(it.id), item_weight += it.weight;
-      if (e.item) items.push_back(e.item->id), item_weight += e.item->weight;
+      load_.add(h.load);
+      for (const Item& it : h.items) items.push_back(it.id), weight_.add(it.weight);
+      if (e.item) items.push_back(e.item->id), weight_.add(e.item->weight);
     }
     void in_flight(double carried, std::span<const Item> carried_items) {
-      load += carried;
-      for (const Item& it : carried_items) items.push_back(it.id), item_weight += it.weight;
+      load_.add(carried);
+      for (const Item& it : carried_items) items.push_back(it.id), weight_.add(it.weight);
     }
     void completed(const Completions& c) { items.insert(items.end(), c.ids.begin(), c.ids.end()); }
+    // Another recount's sums (a rank's, in the MPI engine).
+    void add(double load, double item_weight) { load_.add(load), weight_.add(item_weight); }
+
+    double load() const { return load_.value(); }            // divisible load
+    // Its divisible load less `booked`, exactly, then rounded.
+    double load_beyond(const ExactSum& booked) const {
+      ExactSum drift = load_;
+      drift.subtract(booked);
+      return drift.value();
+    }
+    double item_weight() const { return weight_.value(); }  // items held, in hand or in flight (not completed)
     // What the run holds now: divisible load and the weight of the items not yet completed.
-    double total() const { return load + item_weight; }
+    double total() const {
+      ExactSum all = load_;
+      all.add(weight_);
+      return all.value();
+    }
+
+   private:
+    ExactSum load_, weight_;
   };
 
-  void add(double load) { total_ += load, abs_total_ += std::abs(load); }
+  void add(double load) { total_ += load, exact_total_.add(load), abs_total_ += std::abs(load); }
   // Gives node i its initial holdings and books them.
   void open(Holdings& h, const InitialState& initial, std::size_t i) {
     h.load = initial.load[i];
@@ -63,15 +81,17 @@ class Ledger {
   double current_total(double completed) const { return total_ + item_weight_ - completed; }
 
   // Throws ConservationError naming `where` if the recount differs; returns the relative error
-  // of the load (0 in integer mode).
+  // of the load (0 in integer mode): the recount's exact total less the booked one, exactly, so
+  // the model's own drift, however far below an ulp of the total.
   double check(Count count, bool integer, const std::string& where) {
     double err = 0;
+    const double drift = count.load_beyond(exact_total_);
     if (integer) {
-      if (count.load != total_)
-        throw ConservationError("integer load not conserved at " + where + ": " + whole(count.load) + " held or in flight, " +
-                                whole(total_) + " at the start");
+      if (drift != 0)
+        throw ConservationError("integer load not conserved at " + where + ": " + whole(count.load()) + " held or in flight, " +
+                                whole(exact_total_.value()) + " at the start");
     } else {
-      err = std::abs(count.load - total_) / std::max(abs_total_, 1e-300);
+      err = std::abs(drift) / std::max(abs_total_, 1e-300);
       if (!(err <= real_tolerance))
         throw ConservationError("load not conserved at " + where + ": relative error " + std::to_string(err));
     }
@@ -95,7 +115,8 @@ class Ledger {
                             (std::binary_search(items_.begin(), items_.end(), diff.front()) ? " lost" : " appeared") + " at " + where);
   }
 
-  double total_ = 0, abs_total_ = 0, item_weight_ = 0;
+  double total_ = 0, abs_total_ = 0, item_weight_ = 0;  // total_: summed in the order booked, as the run reports it
+  ExactSum exact_total_;                                // the same exactly, what a recount is checked against
   std::vector<std::uint64_t> items_;
   bool sorted_ = true;
 };
