@@ -312,6 +312,43 @@ TEST(BlockPool, AWideIndexOwnsItsObjects) {
     for (std::uint32_t k = 0; k < 10; ++k) ASSERT_EQ((&pool[i])[k].word[7], std::uint64_t{i} * 10 + k) << "index " << i;
 }
 
+// A compacting pool (the messages on their way, whose burst at t = 0 is many times what later
+// flies): indices come from the lowest block with room, an emptied upper block leaves memory once
+// the block below is at most half full, and is made again only when every block below is full.
+TEST(BlockPool, ACompactingPoolGivesBackTheBlocksOfABurst) {
+  struct Flight24 {
+    std::uint64_t a, b, c;
+  };
+  using Pool = BlockPool<Flight24>;
+  constexpr std::uint32_t per = Pool::per_block;
+  Pool pool(1, false, true);
+  std::vector<std::uint32_t> burst;
+  for (std::uint32_t k = 0; k < 3 * per; ++k) burst.push_back(pool.make()), pool[burst.back()] = {k, 0, 0};
+  EXPECT_EQ(pool.blocks_held(), 3u);
+  // Most of the burst lands; what stays on its way keeps its place and value.
+  const std::uint32_t stays = per / 4, late = 2 * per + 9;  // one in block 0, one in block 2
+  for (std::uint32_t i : burst)
+    if (i != stays && i != late && (i >= per / 2 || i % 2 == 0)) pool.give_back(i);
+  EXPECT_EQ(pool.blocks_held(), 2u);  // block 1 emptied after block 0 was half full
+  EXPECT_EQ(pool.in_use(), per / 4 + 2);  // the odd ones of block 0's first half, and the two
+  EXPECT_EQ(pool[late].a, late);
+  pool.give_back(late);
+  EXPECT_EQ(pool.blocks_held(), 1u);
+  EXPECT_EQ(pool[stays].a, stays);
+  // New messages fill block 0, the last given back first, before any other block is made again.
+  std::uint32_t highest = 0;
+  const std::size_t room = per - pool.in_use();
+  for (std::size_t k = 0; k < room; ++k) highest = std::max(highest, pool.make());
+  EXPECT_LT(highest, per);
+  EXPECT_EQ(pool.blocks_held(), 1u);
+  EXPECT_EQ(pool.make(), per);  // block 1, made again from its start
+  EXPECT_EQ(pool.blocks_held(), 2u);
+  std::vector<std::uint32_t> visited;
+  pool.for_each_made([&](std::uint32_t i) { visited.push_back(i); });
+  ASSERT_EQ(visited.size(), per + 1);  // block 0 and what block 1 made since, not the gone block 2
+  EXPECT_EQ(visited.back(), per);
+}
+
 // The event queue's lanes (util/fifo.hpp): a ring that wraps around while it drains and refills,
 // and grows while wrapped, hands its elements back in the order pushed.
 TEST(Fifo, KeepsOrderThroughWrapAndGrowth) {

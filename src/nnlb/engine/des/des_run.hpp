@@ -138,7 +138,7 @@ class DesRun {
         dynamic_(!changes.empty() || opt.churn != nullptr), changes_(changes),
         driver_(rules_of(opt), Clock::seconds, mode == LoadMode::integer, initial, node_speeds(platform, topo.graph.num_nodes()), opt.seed),
         control_mail_(topo.graph.num_nodes(), topo.graph.max_degree() + extra_reports, large(topo.graph.num_nodes())),
-        data_mail_(topo.graph.num_nodes(), parcels_a_chunk, large(topo.graph.num_nodes())), flights_(1, large(topo.graph.num_nodes())), ctx_(*this) {
+        data_mail_(topo.graph.num_nodes(), parcels_a_chunk, large(topo.graph.num_nodes())), flights_(1, large(topo.graph.num_nodes()), true), ctx_(*this) {
     const Graph& g = topo.graph;
     for (std::size_t c = 0; c < channel_count; ++c) notify_[c] = program.notifies(static_cast<Channel>(c));
     const EdgeColoring* colors = usable_coloring(program, coloring, g.num_slots()) ? coloring : nullptr;
@@ -517,8 +517,9 @@ class DesRun {
   // pool, then node by node its mailboxes, channel by channel.
   template <class F>
   void for_each_held(F&& f) const {
-    for (std::uint32_t m = 0; m < flights_.made(); ++m)
+    flights_.for_each_made([&](std::uint32_t m) {
       if (flights_[m].live) f(flights_[m].load, flights_[m].label);
+    });
     for (NodeId i = 0; i < control_mail_.boxes(); ++i) {
       control_mail_.for_each(i, [&](const Report& r) { f(load_of(r), label_in(r)); });
       data_mail_.for_each(i, [&](const Parcel& p) { f(p.load, label_in(p)); });
@@ -633,7 +634,9 @@ class DesRun {
   MailStore<Report> control_mail_;
   MailStore<Parcel> data_mail_;
   Rng handover_rng_{opt_.seed, std::uint64_t{1} << 40};  // a node with no neighbour left hands over to a random one
-  BlockPool<Flight> flights_;  // messages of notifying channels on their way
+  // Messages of notifying channels on their way, compacted: the burst at t = 0 (every node's first
+  // transfers) is many times what is on its way later.
+  BlockPool<Flight> flights_;
   std::vector<Carried> cargo_;  // the items of messages that carry some, and what records lack
   std::vector<std::uint32_t> free_cargo_;
   std::vector<Message> taken_;  // scratch of take(): its first entries are the messages taken
