@@ -20,6 +20,7 @@ namespace nnlb {
 class ExactSum {
  public:
   void add(double x) {
+    if (x == 0) return;  // a balancer's reports carry none (a quarter of the messages a large run holds)
     const auto bits = std::bit_cast<std::uint64_t>(x);
     const auto biased = static_cast<int>(bits >> 52 & 0x7ff);
     if (biased == 0x7ff) {  // infinities and NaN: summed as they come (the total is not finite)
