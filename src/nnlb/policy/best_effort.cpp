@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <numeric>
 
+#include "nnlb/util/uint128.hpp"
+
 namespace nnlb {
 
 namespace {
 
-__extension__ using OrderKey = unsigned __int128;
+using OrderKey = uint128;
 
 // A neighbour's place in the order (load, id, port) as one unsigned 128-bit number: the load's bits
 // mapped so that the numbers compare as the doubles do (-0.0 as +0.0), then the id and the port.

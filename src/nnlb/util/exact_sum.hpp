@@ -15,11 +15,11 @@
 #include <cstdint>
 #include <utility>
 
+#include "nnlb/util/uint128.hpp"
+
 namespace nnlb {
 
 class ExactSum {
-  __extension__ using Wide = unsigned __int128;
-
  public:
   void add(double x) {
     if (x == 0) return;  // a balancer's reports carry none (a quarter of the messages a large run holds)
@@ -32,7 +32,7 @@ class ExactSum {
     // x = +-mantissa * 2^(position - 1074); the mantissa lands on three digits.
     const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (biased != 0 ? std::uint64_t{1} << 52 : 0);
     const int position = biased != 0 ? biased - 1 : 0;
-    const Wide shifted = static_cast<Wide>(mantissa) << (position % 32);
+    const uint128 shifted = static_cast<uint128>(mantissa) << (position % 32);
     std::int64_t* d = &digits_[static_cast<std::size_t>(position / 32)];
     const auto low = static_cast<std::int64_t>(shifted & 0xffffffff), mid = static_cast<std::int64_t>(shifted >> 32 & 0xffffffff),
                high = static_cast<std::int64_t>(shifted >> 64);
@@ -62,7 +62,7 @@ class ExactSum {
     // The three highest digits, with a bit set below them if anything lower is not zero (enough
     // for the conversion's rounding to nearest, ties to even, to round as the whole would).
     const std::size_t h = std::max<std::size_t>(top, 3) - 1;
-    Wide lead = 0;
+    uint128 lead = 0;
     for (std::size_t k = h + 1; k-- > h - 2;) lead = lead << 32 | static_cast<std::uint64_t>(s.digits_[k]);
     bool sticky = false;
     for (std::size_t k = 0; k + 2 < h; ++k) sticky |= s.digits_[k] != 0;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <numbers>
 
+#include "nnlb/util/uint128.hpp"
+
 namespace nnlb {
 
 constexpr std::uint64_t splitmix64(std::uint64_t& state) {
@@ -24,8 +26,6 @@ constexpr std::uint64_t mix_seed(std::uint64_t a, std::uint64_t b, std::uint64_t
   s = h ^ c;
   return splitmix64(s);
 }
-
-__extension__ using uint128 = unsigned __int128;
 
 class Rng {
  public:
